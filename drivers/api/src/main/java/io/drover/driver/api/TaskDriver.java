@@ -1,0 +1,113 @@
+package io.drover.driver.api;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+import org.pf4j.ExtensionPoint;
+
+/**
+ * The extension point a driver plugin implements: runs tasks of one kind ("mock", "raw_exec", "java").
+ *
+ * <h2>Life of a driver instance</h2>
+ * The host creates one instance per driver class (public no-arg constructor), calls {@link #init} once,
+ * then any number of {@link #start}s, and {@link #close} when the agent exits. Instances are shared by
+ * every task of the driver: all methods may be called concurrently from several host threads.
+ *
+ * <h2>Threads</h2>
+ * Methods are called on the host's engine threads, a small bounded pool that serves every task. They must
+ * return quickly (no sleeping, no waiting for a process to end): long work completes the returned
+ * {@link CompletionStage} later, on a thread of the driver's choosing or on the host's timers
+ * ({@link DriverContext#timers()}), which keeps the driver deterministic under the host's virtual clock.
+ *
+ * <h2>Stopping</h2>
+ * Drivers do not implement kill escalation. To stop a task the host sends the task's kill signal through
+ * {@link #signal}, waits its kill timeout and then sends {@code SIGKILL}; every driver thus gets the same
+ * semantics and the same events. {@code SIGKILL} must end the task: the exit future then completes.
+ *
+ * <h2>Task ids</h2>
+ * The host gives each run of a task a unique {@link TaskConfig#taskId()} (a restart is a new id). A method
+ * given an id the driver does not know throws {@link TaskNotFoundException}, which the host reads as
+ * "already gone".
+ */
+public interface TaskDriver extends ExtensionPoint {
+
+    /** The name job files use in {@code driver = "..."}; constant for the instance. */
+    String name();
+
+    /** What the driver supports; constant for the instance. */
+    Capabilities capabilities();
+
+    /**
+     * Called once, before any other method but {@link #name()}, with the host's services and the operator's
+     * {@code plugin "<name>" { config { ... } }} block (empty when absent).
+     *
+     * @throws DriverException when the plugin config is invalid or the driver cannot run here; the host then
+     *     reports the driver as unhealthy and refuses jobs that use it.
+     */
+    void init(DriverContext context) throws DriverException;
+
+    /**
+     * Health of the driver on this machine (fingerprint). Cheap; called by {@code plugin status} and before a
+     * job that uses the driver is accepted.
+     */
+    DriverHealth health();
+
+    /**
+     * Checks a task's {@code config { ... }} block before anything runs. Pure: no side effects, any thread.
+     *
+     * @return one problem per bad key; empty when the config is valid.
+     */
+    List<ConfigProblem> validateConfig(Map<String, Object> config);
+
+    /**
+     * Starts one run of a task. Not idempotent: each call with a new task id starts a new run.
+     *
+     * @return completes with the handle once the task runs, or exceptionally with a {@link DriverException}
+     *     ({@link DriverException#recoverable()} tells the host whether the restart policy applies).
+     */
+    CompletionStage<TaskHandle> start(TaskConfig config);
+
+    /**
+     * The exit of a started task. May be called any number of times; every call returns a stage completing
+     * with the same result once the task has ended.
+     *
+     * @throws TaskNotFoundException for an unknown id
+     */
+    CompletionStage<ExitResult> awaitExit(String taskId) throws TaskNotFoundException;
+
+    /**
+     * Delivers a signal by name ({@code SIGTERM}, {@code SIGINT}, {@code SIGUSR1}, ..., see {@link Signals}).
+     * Returns once the signal is delivered, not when the task reacts. Signalling an exited task is a no-op.
+     *
+     * @throws TaskNotFoundException for an unknown id
+     * @throws DriverException when the signal cannot be delivered
+     */
+    void signal(String taskId, String signal) throws DriverException;
+
+    /**
+     * Current status of a task. Any thread.
+     *
+     * @throws TaskNotFoundException for an unknown id
+     */
+    TaskStatus inspect(String taskId) throws TaskNotFoundException;
+
+    /**
+     * Releases everything the driver holds for a task that has exited. Idempotent; an unknown id is a no-op.
+     * If the task still runs it is killed first (the host only does this after its own kill sequence).
+     */
+    void destroy(String taskId);
+
+    /**
+     * Re-attaches to a task started by an earlier agent, from the handle that {@link #start} returned and the
+     * host persisted. Only called when {@link Capabilities#recover()} is true.
+     *
+     * @throws TaskNotFoundException when the task is gone and its end cannot be known
+     * @throws DriverException when re-attaching failed for another reason
+     */
+    default TaskHandle recover(TaskHandle handle) throws DriverException {
+        throw new DriverException(name() + " cannot recover tasks", false);
+    }
+
+    /** Called once when the host shuts down; tasks are left running (the host decides about them). */
+    default void close() {}
+}

@@ -1,0 +1,18 @@
+package io.drover.core.driver;
+
+import io.drover.driver.api.TaskDriver;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The drivers an engine may use, by name: the loaded, initialised plugins. Thread-safe and fixed after
+ * construction.
+ */
+public interface DriverCatalog {
+
+    /** The driver job files name with {@code driver = name}, if loaded. */
+    Optional<TaskDriver> driver(String name);
+
+    /** Names of every loaded driver. */
+    Set<String> names();
+}

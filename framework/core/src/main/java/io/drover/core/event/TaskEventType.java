@@ -1,0 +1,46 @@
+package io.drover.core.event;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+
+/** Event types, carrying Nomad's wire names (plus Drover's own at the end). */
+public enum TaskEventType {
+    RECEIVED("Received"),
+    TASK_SETUP("Task Setup"),
+    SETUP_FAILURE("Setup Failure"),
+    STARTED("Started"),
+    TERMINATED("Terminated"),
+    KILLING("Killing"),
+    KILLED("Killed"),
+    RESTARTING("Restarting"),
+    NOT_RESTARTING("Not Restarting"),
+    DRIVER_FAILURE("Driver Failure"),
+    SIBLING_FAILED("Sibling Task Failed"),
+    LEADER_DEAD("Leader Task Dead"),
+    MAIN_DEAD("Main Tasks Dead"),
+    SIGNALING("Signaling"),
+    WAITING_SHUTDOWN_DELAY("Waiting for shutdown delay"),
+    DRIVER_MESSAGE("Driver"),
+    // Drover's own:
+    MAX_RUNTIME_EXCEEDED("Max Runtime Exceeded"),
+    GARBAGE_COLLECTED("Garbage Collected");
+
+    private final String wireName;
+
+    TaskEventType(String wireName) {
+        this.wireName = wireName;
+    }
+
+    @JsonValue
+    public String wireName() {
+        return wireName;
+    }
+
+    public static TaskEventType fromWire(String name) {
+        for (TaskEventType t : values()) {
+            if (t.wireName.equals(name)) {
+                return t;
+            }
+        }
+        throw new IllegalArgumentException("unknown event type " + name);
+    }
+}

@@ -1,0 +1,155 @@
+package io.drover.core.event;
+
+import io.drover.driver.api.ExitResult;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Factories for every event the engine records, with Nomad's display messages
+ * ({@code structs.TaskEvent.PopulateEventDisplayMessage}) and Nomad-style {@code Details}.
+ * Pure functions of their arguments; {@code time} is unix nanoseconds.
+ */
+public final class TaskEvents {
+    /** Nomad's restart reasons. */
+    public static final String REASON_WITHIN_POLICY = "Restart within policy";
+    public static final String REASON_UNRECOVERABLE = "Error was unrecoverable";
+    public static final String REASON_DELAY = "Exceeded allowed attempts, applying a delay";
+    public static final String REASON_NO_RESTARTS = "Policy allows no restarts";
+    public static final String REASON_SUCCESS = "Restart unnecessary as task terminated successfully";
+
+    private TaskEvents() {}
+
+    private static TaskEvent of(TaskEventType type, long time, String display, Map<String, String> details) {
+        return new TaskEvent(type, time, display, details, "", false, "", "", "", 0, 0, "", 0, "", 0, "", "", "");
+    }
+
+    public static TaskEvent received(long time) {
+        return of(TaskEventType.RECEIVED, time, "Task received by client", Map.of());
+    }
+
+    public static TaskEvent taskSetup(long time) {
+        TaskEvent e = of(TaskEventType.TASK_SETUP, time, "Building Task Directory",
+                Map.of("message", "Building Task Directory"));
+        return with(e, "Building Task Directory");
+    }
+
+    public static TaskEvent setupFailure(long time, String error, boolean failsTask) {
+        return new TaskEvent(TaskEventType.SETUP_FAILURE, time, error, Map.of("setup_error", error,
+                "fails_task", String.valueOf(failsTask)), "", failsTask, "", error, "", 0, 0, "", 0, "", 0,
+                "", "", "");
+    }
+
+    public static TaskEvent started(long time) {
+        return of(TaskEventType.STARTED, time, "Task started by client", Map.of());
+    }
+
+    public static TaskEvent terminated(long time, ExitResult exit) {
+        StringBuilder display = new StringBuilder("Exit Code: ").append(exit.exitCode());
+        if (exit.signal() != 0) {
+            display.append(", Signal: ").append(exit.signal());
+        }
+        if (!exit.message().isEmpty()) {
+            display.append(", Exit Message: \"").append(exit.message()).append('"');
+        }
+        Map<String, String> details = new LinkedHashMap<>();
+        details.put("exit_code", String.valueOf(exit.exitCode()));
+        details.put("signal", String.valueOf(exit.signal()));
+        details.put("oom_killed", String.valueOf(exit.oomKilled()));
+        details.put("exit_message", exit.message());
+        return new TaskEvent(TaskEventType.TERMINATED, time, display.toString(), details, exit.message(), false,
+                "", "", "", exit.exitCode(), exit.signal(), "", 0, "", 0, "", "", "");
+    }
+
+    /** {@code reason} empty: the usual "Sent interrupt" message. */
+    public static TaskEvent killing(long time, Duration killTimeout, String signal, String reason) {
+        String display;
+        if (!reason.isEmpty()) {
+            display = "Killing task: " + reason;
+        } else if (!killTimeout.isZero()) {
+            display = "Sent interrupt. Waiting " + GoDuration.format(killTimeout) + " before force killing";
+        } else {
+            display = "Sent interrupt";
+        }
+        Map<String, String> details = new LinkedHashMap<>();
+        details.put("kill_timeout", GoDuration.format(killTimeout));
+        details.put("kill_signal", signal);
+        if (!reason.isEmpty()) {
+            details.put("kill_reason", reason);
+        }
+        return new TaskEvent(TaskEventType.KILLING, time, display, details, "", false, "", "", "", 0, 0, reason,
+                killTimeout.toNanos(), "", 0, "", signal, "");
+    }
+
+    public static TaskEvent killed(long time, String killError) {
+        String display = killError.isEmpty() ? "Task successfully killed" : killError;
+        Map<String, String> details = killError.isEmpty() ? Map.of() : Map.of("kill_error", killError);
+        return new TaskEvent(TaskEventType.KILLED, time, display, details, "", false, "", "", "", 0, 0, "", 0,
+                killError, 0, "", "", "");
+    }
+
+    public static TaskEvent restarting(long time, Duration delay, String reason) {
+        String display = "Task restarting in " + GoDuration.format(delay);
+        if (!reason.isEmpty() && !reason.equals(REASON_WITHIN_POLICY)) {
+            display = display + " - " + reason;
+        }
+        return new TaskEvent(TaskEventType.RESTARTING, time, display, Map.of("restart_reason", reason,
+                "start_delay", String.valueOf(delay.toNanos())), "", false, reason, "", "", 0, 0, "", 0, "",
+                delay.toNanos(), "", "", "");
+    }
+
+    public static TaskEvent notRestarting(long time, String reason, boolean failsTask) {
+        String display = reason.isEmpty() ? "Task exceeded restart policy" : reason;
+        return new TaskEvent(TaskEventType.NOT_RESTARTING, time, display, Map.of("restart_reason", reason,
+                "fails_task", String.valueOf(failsTask)), "", failsTask, reason, "", "", 0, 0, "", 0, "", 0, "",
+                "", "");
+    }
+
+    public static TaskEvent driverFailure(long time, String error) {
+        String display = error.isEmpty() ? "Failed to start task" : error;
+        return new TaskEvent(TaskEventType.DRIVER_FAILURE, time, display, Map.of("driver_error", error), "",
+                false, "", "", error, 0, 0, "", 0, "", 0, "", "", "");
+    }
+
+    public static TaskEvent siblingFailed(long time, String sibling) {
+        return new TaskEvent(TaskEventType.SIBLING_FAILED, time, "Task's sibling \"" + sibling + "\" failed",
+                Map.of("failed_sibling", sibling), "", false, "", "", "", 0, 0, "", 0, "", 0, sibling, "", "");
+    }
+
+    public static TaskEvent leaderDead(long time) {
+        return of(TaskEventType.LEADER_DEAD, time, "Leader Task in Group dead", Map.of());
+    }
+
+    public static TaskEvent mainDead(long time) {
+        return of(TaskEventType.MAIN_DEAD, time, "Main tasks in the group died", Map.of());
+    }
+
+    public static TaskEvent signaling(long time, String signal, String reason) {
+        String display = "Task being sent signal " + signal + (reason.isEmpty() ? "" : ": " + reason);
+        return new TaskEvent(TaskEventType.SIGNALING, time, display, Map.of("signal", signal), "", false, "", "",
+                "", 0, 0, "", 0, "", 0, "", signal, reason);
+    }
+
+    public static TaskEvent waitingShutdownDelay(long time, Duration delay) {
+        return of(TaskEventType.WAITING_SHUTDOWN_DELAY, time,
+                "Waiting for shutdown_delay of " + GoDuration.format(delay) + " before killing the task.",
+                Map.of("shutdown_delay", GoDuration.format(delay)));
+    }
+
+    public static TaskEvent maxRuntimeExceeded(long time, Duration limit, Duration actual) {
+        Map<String, String> details = new LinkedHashMap<>();
+        details.put("max_runtime", GoDuration.format(limit));
+        details.put("run_time", GoDuration.format(actual));
+        return new TaskEvent(TaskEventType.MAX_RUNTIME_EXCEEDED, time,
+                "Task exceeded max_runtime of " + GoDuration.format(limit) + " (ran " + GoDuration.format(actual)
+                        + ")",
+                details, "", true, "", "", "", 0, 0, "", 0, "", 0, "", "", "");
+    }
+
+    private static TaskEvent with(TaskEvent e, String message) {
+        return new TaskEvent(e.type(), e.time(), e.displayMessage(), e.details(), message, e.failsTask(),
+                e.restartReason(), e.setupError(), e.driverError(), e.exitCode(), e.signal(), e.killReason(),
+                e.killTimeout(), e.killError(), e.startDelay(), e.failedSibling(), e.taskSignal(),
+                e.taskSignalReason());
+    }
+}

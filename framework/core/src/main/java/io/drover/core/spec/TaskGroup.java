@@ -1,0 +1,24 @@
+package io.drover.core.spec;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A task group: {@code count} allocations of the same tasks.
+ *
+ * @param restart the group's restart policy (Nomad's default for the job type when absent)
+ * @param maxRuntime default {@code max_runtime} of the group's tasks; null when unset
+ * @param tasks tasks in declaration order, each with its effective settings
+ * @param line line of the {@code group} block in the source, 0 when unknown
+ */
+public record TaskGroup(String name, int count, RestartPolicy restart, Duration maxRuntime, List<Task> tasks,
+        int line) {
+    public TaskGroup {
+        tasks = List.copyOf(tasks);
+    }
+
+    public Optional<Task> task(String name) {
+        return tasks.stream().filter(t -> t.name().equals(name)).findFirst();
+    }
+}
