@@ -1,0 +1,29 @@
+package io.drover.core.config;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * The agent config (contract §4). Immutable.
+ *
+ * @param dataDir null when unset ({@code drover run} then uses a temp dir)
+ * @param pluginDir null when unset (the launcher's default, {@code plugins/dist})
+ * @param plugins each {@code plugin "name" { config { ... } }} block: driver name to its config map
+ */
+public record AgentConfig(
+        Path dataDir,
+        Path pluginDir,
+        String logLevel,
+        String bindAddr,
+        int httpPort,
+        ClientConfig client,
+        Map<String, Map<String, Object>> plugins) {
+
+    public AgentConfig {
+        plugins = Map.copyOf(plugins);
+    }
+
+    public static AgentConfig defaults() {
+        return new AgentConfig(null, null, "INFO", "127.0.0.1", 4747, ClientConfig.defaults(), Map.of());
+    }
+}

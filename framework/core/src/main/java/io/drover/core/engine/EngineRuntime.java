@@ -1,0 +1,37 @@
+package io.drover.core.engine;
+
+import io.drover.core.time.RealTimers;
+import io.drover.driver.api.Timers;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The engine's threads and time: a bounded worker pool shared by every allocation, and timers. Real in an
+ * agent; a virtual clock and a manually drained executor in tests.
+ */
+public record EngineRuntime(Timers timers, Executor executor, AutoCloseable resources) implements AutoCloseable {
+
+    /** Wall-clock timers and {@code workers} daemon threads. */
+    public static EngineRuntime real(int workers) {
+        RealTimers timers = new RealTimers();
+        AtomicInteger n = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(workers, r -> {
+            Thread t = new Thread(r, "drover-engine-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        return new EngineRuntime(timers, pool, () -> {
+            pool.shutdownNow();
+            timers.close();
+        });
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (resources != null) {
+            resources.close();
+        }
+    }
+}

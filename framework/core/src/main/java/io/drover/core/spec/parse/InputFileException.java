@@ -1,0 +1,52 @@
+package io.drover.core.spec.parse;
+
+/**
+ * A problem in a file a user wrote (job file, agent config), reported as one line:
+ * {@code <file>:<line>: <key>: <problem>} (the line is left out when unknown, the key when none applies).
+ * Never carries a stack trace to the user: print {@link #getMessage()}.
+ */
+public class InputFileException extends Exception {
+    private final String file;
+    private final int line;
+    private final String key;
+    private final String problem;
+
+    public InputFileException(String file, int line, String key, String problem) {
+        super(format(file, line, key, problem), null, false, false);
+        this.file = file;
+        this.line = line;
+        this.key = key;
+        this.problem = problem;
+    }
+
+    private static String format(String file, int line, String key, String problem) {
+        StringBuilder sb = new StringBuilder(file == null ? "<input>" : file);
+        if (line > 0) {
+            sb.append(':').append(line);
+        }
+        sb.append(": ");
+        if (key != null && !key.isEmpty()) {
+            sb.append(key).append(": ");
+        }
+        return sb.append(problem).toString();
+    }
+
+    public String file() {
+        return file;
+    }
+
+    /** 1-based line, 0 when unknown. */
+    public int line() {
+        return line;
+    }
+
+    /** The offending key (e.g. {@code task "web" > kill_timeout}), empty when none applies. */
+    public String key() {
+        return key == null ? "" : key;
+    }
+
+    /** The problem alone, without file, line and key. */
+    public String problem() {
+        return problem;
+    }
+}
