@@ -2,49 +2,131 @@ package io.drover.core.engine;
 
 import io.drover.core.driver.DriverCatalog;
 import io.drover.core.spec.Job;
+import io.drover.core.spec.TaskGroup;
 import io.drover.core.state.AllocationState;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Runs allocations of jobs on this machine. Thread-safe: any thread may call it; all allocation state is
- * owned by the allocation's serial executor (see CONCURRENCY.md).
+ * Runs allocations of jobs on this machine. Thread-safe: any thread may call it; each allocation's state is
+ * owned by its own serial executor on the shared bounded pool (see CONCURRENCY.md), so the engine holds
+ * thousands of tasks with a fixed number of threads.
  */
 public final class Engine implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
+
+    private final EngineConfig config;
+    private final DriverCatalog drivers;
+    private final EngineRuntime runtime;
+    private final Map<String, AllocRunner> allocs = new ConcurrentHashMap<>();
+    private final List<AllocationListener> listeners = new CopyOnWriteArrayList<>();
+    private final Supplier<String> ids;
+    private volatile boolean closed;
 
     public Engine(EngineConfig config, DriverCatalog drivers, EngineRuntime runtime) {
-        throw new UnsupportedOperationException("not written yet");
+        this(config, drivers, runtime, () -> UUID.randomUUID().toString());
     }
 
-    /** Places {@code count} allocations of every group of a validated job and starts them. */
+    /** @param ids allocation id source (tests use a deterministic one) */
+    public Engine(EngineConfig config, DriverCatalog drivers, EngineRuntime runtime, Supplier<String> ids) {
+        this.config = config;
+        this.drivers = drivers;
+        this.runtime = runtime;
+        this.ids = ids;
+    }
+
+    /**
+     * Places {@code count} allocations of every group of a validated job and starts them.
+     *
+     * @return the new allocations' first snapshots, in group then index order
+     */
     public List<AllocationState> submit(Job job) {
-        throw new UnsupportedOperationException("not written yet");
+        if (closed) {
+            throw new IllegalStateException("engine is shut down");
+        }
+        List<AllocRunner> created = new ArrayList<>();
+        for (TaskGroup group : job.groups()) {
+            for (int i = 0; i < group.count(); i++) {
+                AllocRunner runner = new AllocRunner(ids.get(), job, group, i, config, drivers, runtime, this::publish);
+                allocs.put(runner.id(), runner);
+                created.add(runner);
+            }
+        }
+        created.forEach(AllocRunner::start);
+        LOG.info("job {}: placed {} allocation(s)", job.id(), created.size());
+        return created.stream().map(AllocRunner::snapshot).toList();
     }
 
     public Optional<AllocationState> allocation(String id) {
-        throw new UnsupportedOperationException("not written yet");
+        return Optional.ofNullable(allocs.get(id)).map(AllocRunner::snapshot);
     }
 
+    /** Every allocation, oldest first. */
     public List<AllocationState> allocations() {
-        throw new UnsupportedOperationException("not written yet");
+        return allocs.values().stream().map(AllocRunner::snapshot)
+                .sorted(Comparator.comparingLong(AllocationState::createTime).thenComparing(AllocationState::id))
+                .toList();
     }
 
     /** Completes with the allocation's snapshot once it is terminal (complete or failed). */
     public CompletableFuture<AllocationState> terminal(String allocId) {
-        throw new UnsupportedOperationException("not written yet");
+        AllocRunner runner = allocs.get(allocId);
+        if (runner == null) {
+            return CompletableFuture.failedFuture(new IllegalArgumentException("no allocation " + allocId));
+        }
+        return runner.terminal();
     }
 
+    /** Listeners are called on engine threads after every change, in order per allocation; must not block. */
     public void addListener(AllocationListener listener) {
-        throw new UnsupportedOperationException("not written yet");
+        listeners.add(listener);
     }
 
     /** Stops an allocation: kills its tasks in stop order, then runs its poststop tasks. Idempotent. */
     public void stop(String allocId) {
-        throw new UnsupportedOperationException("not written yet");
+        AllocRunner runner = allocs.get(allocId);
+        if (runner != null) {
+            runner.stop();
+        }
     }
 
-    /** Agent shutdown: stops scheduling, leaves tasks running, records nothing. Idempotent. */
+    /** Sends a signal to a task of an allocation (every running task when {@code task} is null). */
+    public void signal(String allocId, String task, String signal) {
+        AllocRunner runner = allocs.get(allocId);
+        if (runner != null) {
+            runner.signal(task, signal);
+        }
+    }
+
+    private void publish(AllocationState state) {
+        if (closed) {
+            return;
+        }
+        for (AllocationListener l : listeners) {
+            try {
+                l.onUpdate(state);
+            } catch (RuntimeException e) {
+                LOG.warn("allocation listener failed", e);
+            }
+        }
+    }
+
+    /**
+     * Agent shutdown: no new allocations, no more publishing; tasks are left running, as Nomad's client
+     * leaves them for the next agent to re-attach. Idempotent.
+     */
     @Override
-    public void close() {}
+    public void close() {
+        closed = true;
+    }
 }

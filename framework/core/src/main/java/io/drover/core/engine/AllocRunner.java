@@ -1,0 +1,411 @@
+package io.drover.core.engine;
+
+import io.drover.core.driver.DriverCatalog;
+import io.drover.core.event.TaskEvent;
+import io.drover.core.event.TaskEvents;
+import io.drover.core.spec.Job;
+import io.drover.core.spec.JobType;
+import io.drover.core.spec.Task;
+import io.drover.core.spec.TaskGroup;
+import io.drover.core.spec.TaskKind;
+import io.drover.core.state.AllocationState;
+import io.drover.core.state.ClientStatus;
+import io.drover.core.state.DesiredStatus;
+import io.drover.core.state.TaskState;
+import io.drover.core.time.Nanos;
+import io.drover.driver.api.TaskDriver;
+import io.drover.driver.api.Timers;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One allocation: its task runners and the lifecycle that gates them (contract §2). All state is owned by
+ * the allocation's {@link SerialExecutor}; public entry points post onto it. After every action that changed
+ * something, a new immutable {@link AllocationState} is published to the engine.
+ *
+ * <pre>
+ * PRESTART --prestarts done, sidecars running--> MAIN --main done / leader dead / a task failed / stop-->
+ * STOPPING (leader, other main, sidecars; stage by stage) --> POSTSTOP (poststop tasks run) --> DONE
+ * </pre>
+ */
+final class AllocRunner implements TaskRunnerHost {
+    private static final Logger LOG = LoggerFactory.getLogger(AllocRunner.class);
+
+    enum Phase {
+        INIT,
+        PRESTART,
+        MAIN,
+        STOPPING,
+        POSTSTOP,
+        DONE
+    }
+
+    private final String id;
+    private final Job job;
+    private final TaskGroup group;
+    private final int index;
+    private final EngineConfig config;
+    private final DriverCatalog drivers;
+    private final Timers timers;
+    private final SerialExecutor serialExecutor;
+    private final Executor serial;
+    private final AllocDirs dirs;
+    private final Consumer<AllocationState> publisher;
+    private final List<TaskRunner> runners = new ArrayList<>();
+    private final CompletableFuture<AllocationState> terminal = new CompletableFuture<>();
+    private final long createTime;
+
+    private Phase phase = Phase.INIT;
+    private DesiredStatus desired = DesiredStatus.RUN;
+    private List<List<TaskRunner>> stopStages = List.of();
+    private int stopStage;
+    private boolean poststartLaunched;
+    private boolean dirty;
+    private boolean reconciling;
+    private boolean reconcileAgain;
+    private volatile AllocationState snapshot;
+
+    AllocRunner(String id, Job job, TaskGroup group, int index, EngineConfig config, DriverCatalog drivers,
+            EngineRuntime runtime, Consumer<AllocationState> publisher) {
+        this.id = id;
+        this.job = job;
+        this.group = group;
+        this.index = index;
+        this.config = config;
+        this.drivers = drivers;
+        this.timers = runtime.timers();
+        this.serialExecutor = new SerialExecutor(runtime.executor(), id);
+        this.serial = action -> serialExecutor.execute(() -> {
+            action.run();
+            flush();
+        });
+        this.dirs = AllocDirs.of(config.dataDir(), id);
+        this.publisher = publisher;
+        this.createTime = Nanos.of(timers.now());
+        boolean restartOnSuccess = job.type() == JobType.SERVICE;
+        for (Task task : group.tasks()) {
+            runners.add(new TaskRunner(task, this, restartOnSuccess));
+        }
+        this.snapshot = buildSnapshot();
+    }
+
+    String id() {
+        return id;
+    }
+
+    AllocationState snapshot() {
+        return snapshot;
+    }
+
+    CompletableFuture<AllocationState> terminal() {
+        return terminal;
+    }
+
+    /** Starts the allocation. Called once. */
+    void start() {
+        serial.execute(() -> {
+            long now = Nanos.of(timers.now());
+            for (TaskRunner r : runners) {
+                r.record(TaskEvents.received(now));
+            }
+            try {
+                dirs.createShared();
+            } catch (IOException e) {
+                for (TaskRunner r : runners) {
+                    r.record(TaskEvents.setupFailure(now, "failed to build allocation directory: " + e.getMessage(),
+                            true));
+                }
+                LOG.error("allocation {}: cannot create {}: {}", id, dirs.shared(), e.toString());
+            }
+            phase = Phase.PRESTART;
+            for (TaskRunner r : runners) {
+                if (r.kind() == TaskKind.PRESTART || r.kind() == TaskKind.PRESTART_SIDECAR) {
+                    r.start();
+                }
+            }
+            reconcile();
+        });
+    }
+
+    /** Stops the allocation (contract §2.4), then its poststop tasks run. Idempotent. */
+    void stop() {
+        serial.execute(() -> {
+            desired = DesiredStatus.STOP;
+            dirty = true;
+            if (phase == Phase.INIT || phase == Phase.PRESTART || phase == Phase.MAIN) {
+                beginStop(StopCause.STOP_REQUESTED, null);
+                reconcile();
+            }
+        });
+    }
+
+    /** Sends a signal to one task, or to every running task when {@code task} is null. */
+    void signal(String task, String signal) {
+        serial.execute(() -> {
+            for (TaskRunner r : runners) {
+                if (task == null || r.name().equals(task)) {
+                    r.signal(signal, "");
+                }
+            }
+        });
+    }
+
+    // ---- TaskRunnerHost, all on the serial executor ----
+
+    @Override
+    public String allocId() {
+        return id;
+    }
+
+    @Override
+    public Executor serial() {
+        return serial;
+    }
+
+    @Override
+    public Timers timers() {
+        return timers;
+    }
+
+    @Override
+    public AllocDirs dirs() {
+        return dirs;
+    }
+
+    @Override
+    public Duration maxKillTimeout() {
+        return config.maxKillTimeout();
+    }
+
+    @Override
+    public Optional<TaskDriver> driver(String name) {
+        return drivers.driver(name);
+    }
+
+    @Override
+    public Map<String, String> runtimeEnv(Task task) {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("NOMAD_ALLOC_ID", id);
+        env.put("NOMAD_ALLOC_NAME", allocName());
+        env.put("NOMAD_ALLOC_INDEX", String.valueOf(index));
+        env.put("NOMAD_JOB_ID", job.id());
+        env.put("NOMAD_JOB_NAME", job.name());
+        env.put("NOMAD_GROUP_NAME", group.name());
+        env.put("NOMAD_TASK_NAME", task.name());
+        env.put("NOMAD_ALLOC_DIR", dirs.shared().toString());
+        env.put("NOMAD_TASK_DIR", dirs.task(task.name()).resolve("local").toString());
+        env.put("NOMAD_SECRETS_DIR", dirs.task(task.name()).resolve("secrets").toString());
+        if (task.kind() == TaskKind.POSTSTOP) {
+            List<String> failed = failedTasks();
+            env.put("DROVER_ALLOC_RESULT", failed.isEmpty() ? "success" : "failed");
+            env.put("DROVER_FAILED_TASKS", String.join(",", failed));
+        }
+        return env;
+    }
+
+    @Override
+    public void taskChanged(TaskRunner runner, boolean transition) {
+        dirty = true;
+        if (transition) {
+            reconcile();
+        }
+    }
+
+    // ---- lifecycle ----
+
+    private void reconcile() {
+        if (reconciling) {
+            reconcileAgain = true;
+            return;
+        }
+        reconciling = true;
+        try {
+            do {
+                reconcileAgain = false;
+                step();
+            } while (reconcileAgain);
+        } finally {
+            reconciling = false;
+        }
+    }
+
+    private void step() {
+        switch (phase) {
+            case INIT, DONE -> {
+                // nothing to decide
+            }
+            case PRESTART -> {
+                Optional<TaskRunner> failed = firstFailed();
+                if (failed.isPresent()) {
+                    beginStop(StopCause.SIBLING_FAILED, failed.get());
+                    return;
+                }
+                boolean ready = runners.stream().allMatch(r -> switch (r.kind()) {
+                    case PRESTART -> r.dead();
+                    case PRESTART_SIDECAR -> r.running() || r.dead();
+                    default -> true;
+                });
+                if (ready) {
+                    phase = Phase.MAIN;
+                    dirty = true;
+                    startAll(TaskKind.MAIN);
+                    reconcileAgain = true;
+                }
+            }
+            case MAIN -> {
+                Optional<TaskRunner> failed = firstFailed();
+                if (failed.isPresent()) {
+                    beginStop(StopCause.SIBLING_FAILED, failed.get());
+                    return;
+                }
+                if (runners.stream().anyMatch(r -> r.task().leader() && r.dead())) {
+                    beginStop(StopCause.LEADER_DEAD, null);
+                    return;
+                }
+                if (!poststartLaunched && of(TaskKind.MAIN).allMatch(TaskRunner::everStarted)) {
+                    poststartLaunched = true;
+                    startAll(TaskKind.POSTSTART);
+                    startAll(TaskKind.POSTSTART_SIDECAR);
+                }
+                boolean workDone = runners.stream()
+                        .filter(r -> !r.kind().sidecar() && r.kind() != TaskKind.POSTSTOP)
+                        .filter(r -> r.kind() != TaskKind.POSTSTART || poststartLaunched)
+                        .allMatch(TaskRunner::dead);
+                if (workDone) {
+                    beginStop(StopCause.MAIN_DEAD, null);
+                }
+            }
+            case STOPPING -> {
+                while (stopStage < stopStages.size() && stopStages.get(stopStage).stream().allMatch(TaskRunner::dead)) {
+                    stopStage++;
+                    if (stopStage < stopStages.size()) {
+                        killStage(stopStages.get(stopStage));
+                    }
+                }
+                if (stopStage >= stopStages.size()) {
+                    phase = Phase.POSTSTOP;
+                    dirty = true;
+                    startAll(TaskKind.POSTSTOP);
+                    reconcileAgain = true;
+                }
+            }
+            case POSTSTOP -> {
+                if (of(TaskKind.POSTSTOP).allMatch(TaskRunner::dead)) {
+                    phase = Phase.DONE;
+                    dirty = true;
+                }
+            }
+        }
+    }
+
+    private void beginStop(StopCause cause, TaskRunner failed) {
+        phase = Phase.STOPPING;
+        dirty = true;
+        long now = Nanos.of(timers.now());
+        List<TaskRunner> live = new ArrayList<>();
+        for (TaskRunner r : runners) {
+            if (r.dead() || r.kind() == TaskKind.POSTSTOP || r == failed) {
+                continue;
+            }
+            TaskEvent reason = switch (cause) {
+                case SIBLING_FAILED -> TaskEvents.siblingFailed(now, failed.name());
+                case LEADER_DEAD -> TaskEvents.leaderDead(now);
+                case MAIN_DEAD -> TaskEvents.mainDead(now);
+                case STOP_REQUESTED -> null;
+            };
+            if (reason != null) {
+                r.record(reason);
+            }
+            if (r.step() == TaskRunner.Step.NOT_STARTED) {
+                r.kill(""); // never ran: dead at once, nothing to signal
+            } else {
+                live.add(r);
+            }
+        }
+        stopStages = StopPlan.stages(live);
+        stopStage = 0;
+        if (!stopStages.isEmpty()) {
+            killStage(stopStages.get(0));
+        }
+        reconcileAgain = true;
+    }
+
+    private void killStage(List<TaskRunner> stage) {
+        for (TaskRunner r : stage) {
+            r.kill("");
+        }
+    }
+
+    private void startAll(TaskKind kind) {
+        if (kind == TaskKind.POSTSTOP) {
+            AllocResults.write(dirs, runners, LOG);
+        }
+        of(kind).forEach(TaskRunner::start);
+    }
+
+    private java.util.stream.Stream<TaskRunner> of(TaskKind kind) {
+        return runners.stream().filter(r -> r.kind() == kind);
+    }
+
+    private Optional<TaskRunner> firstFailed() {
+        return runners.stream().filter(r -> r.failed() && r.kind() != TaskKind.POSTSTOP).findFirst();
+    }
+
+    private List<String> failedTasks() {
+        return runners.stream().filter(TaskRunner::failed).map(TaskRunner::name).collect(Collectors.toList());
+    }
+
+    private String allocName() {
+        return job.id() + "." + group.name() + "[" + index + "]";
+    }
+
+    // ---- publishing ----
+
+    private void flush() {
+        if (!dirty) {
+            return;
+        }
+        dirty = false;
+        AllocationState next = buildSnapshot();
+        snapshot = next;
+        publisher.accept(next);
+        if (phase == Phase.DONE && !terminal.isDone()) {
+            terminal.complete(next);
+        }
+    }
+
+    private AllocationState buildSnapshot() {
+        Map<String, TaskState> states = new LinkedHashMap<>();
+        boolean allDead = true;
+        boolean anyFailed = false;
+        boolean anyStarted = false;
+        for (TaskRunner r : runners) {
+            states.put(r.name(), r.state());
+            allDead &= r.dead();
+            anyFailed |= r.failed();
+            anyStarted |= r.everStarted();
+        }
+        ClientStatus status;
+        if (phase == Phase.DONE && allDead) {
+            status = anyFailed ? ClientStatus.FAILED : ClientStatus.COMPLETE;
+        } else if (anyStarted) {
+            status = ClientStatus.RUNNING;
+        } else {
+            status = ClientStatus.PENDING;
+        }
+        String desiredDescription = desired == DesiredStatus.STOP ? "alloc was stopped" : "";
+        return new AllocationState(id, allocName(), job.id(), group.name(), index, status, status.description(),
+                desired, desiredDescription, createTime, Nanos.of(timers.now()), states, job);
+    }
+}

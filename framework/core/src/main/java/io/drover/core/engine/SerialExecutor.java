@@ -1,0 +1,63 @@
+package io.drover.core.engine;
+
+import java.util.ArrayDeque;
+import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+/**
+ * Runs submitted actions one at a time, in submission order, on a shared executor: the owner of one
+ * allocation's state. Actions of different allocations run in parallel on the shared pool; actions of one
+ * allocation never overlap, so allocation and task state need no locks. Thread-safe.
+ */
+final class SerialExecutor implements Executor {
+    private static final Logger LOG = LoggerFactory.getLogger(SerialExecutor.class);
+
+    private final Executor pool;
+    private final String allocId;
+    private final ArrayDeque<Runnable> queue = new ArrayDeque<>();
+    private boolean scheduled;
+
+    SerialExecutor(Executor pool, String allocId) {
+        this.pool = pool;
+        this.allocId = allocId;
+    }
+
+    @Override
+    public void execute(Runnable action) {
+        synchronized (queue) {
+            queue.add(action);
+            if (scheduled) {
+                return;
+            }
+            scheduled = true;
+        }
+        pool.execute(this::drain);
+    }
+
+    private void drain() {
+        MDC.put("alloc_id", allocId);
+        try {
+            // Bounded batch per turn so one busy allocation cannot starve the others on the pool.
+            for (int i = 0; i < 64; i++) {
+                Runnable next;
+                synchronized (queue) {
+                    next = queue.poll();
+                    if (next == null) {
+                        scheduled = false;
+                        return;
+                    }
+                }
+                try {
+                    next.run();
+                } catch (RuntimeException | LinkageError e) {
+                    LOG.error("engine bug: action failed for allocation {}", allocId, e);
+                }
+            }
+            pool.execute(this::drain);
+        } finally {
+            MDC.remove("alloc_id");
+        }
+    }
+}

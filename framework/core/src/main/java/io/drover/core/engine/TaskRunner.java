@@ -1,0 +1,400 @@
+package io.drover.core.engine;
+
+import io.drover.core.event.TaskEvent;
+import io.drover.core.event.TaskEvents;
+import io.drover.core.spec.Task;
+import io.drover.core.spec.TaskKind;
+import io.drover.core.state.TaskLifeState;
+import io.drover.core.state.TaskState;
+import io.drover.core.time.Nanos;
+import io.drover.driver.api.DriverException;
+import io.drover.driver.api.ExitResult;
+import io.drover.driver.api.Signals;
+import io.drover.driver.api.TaskConfig;
+import io.drover.driver.api.TaskDriver;
+import io.drover.driver.api.TaskHandle;
+import io.drover.driver.api.TaskNotFoundException;
+import io.drover.driver.api.Timers;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One task of an allocation as an explicit state machine. Each step starts work and returns; the completion
+ * (driver start, exit, timer) is posted back to the allocation's serial executor and drives the next step.
+ * No thread ever waits for a task. Every method runs on that serial executor.
+ *
+ * <pre>
+ * NOT_STARTED -start-> STARTING -started-> RUNNING -exit-> (restart?) RESTART_WAIT -timer-> STARTING
+ *                                            |                        \-> DEAD
+ *                                            +-kill / max_runtime-> KILLING -exit-> DEAD
+ * </pre>
+ *
+ * Kill escalation is here, not in drivers: kill_signal, then SIGKILL after min(kill_timeout,
+ * max_kill_timeout), so every driver gets the same semantics and events.
+ */
+final class TaskRunner {
+    private static final Logger LOG = LoggerFactory.getLogger(TaskRunner.class);
+
+    enum Step {
+        NOT_STARTED,
+        STARTING,
+        RUNNING,
+        RESTART_WAIT,
+        KILLING,
+        DEAD
+    }
+
+    private final Task task;
+    private final TaskRunnerHost host;
+    private final RestartTracker restarts;
+
+    private TaskState state = TaskState.initial();
+    private Step step = Step.NOT_STARTED;
+    private int run;
+    private String runTaskId;
+    private TaskDriver driver;
+    private Instant runStartedAt;
+    private boolean setupDone;
+    private boolean killRequested;
+    private String killReason = "";
+    private boolean maxRuntimeExceeded;
+    private Timers.Cancellable restartTimer;
+    private Timers.Cancellable escalationTimer;
+    private Timers.Cancellable maxRuntimeTimer;
+    private Timers.Cancellable shutdownDelayTimer;
+
+    TaskRunner(Task task, TaskRunnerHost host, boolean restartOnSuccess) {
+        this.task = task;
+        this.host = host;
+        this.restarts = new RestartTracker(task.restart(), restartOnSuccess);
+    }
+
+    Task task() {
+        return task;
+    }
+
+    String name() {
+        return task.name();
+    }
+
+    TaskKind kind() {
+        return task.kind();
+    }
+
+    TaskState state() {
+        return state;
+    }
+
+    Step step() {
+        return step;
+    }
+
+    boolean dead() {
+        return step == Step.DEAD;
+    }
+
+    boolean failed() {
+        return state.failed();
+    }
+
+    boolean everStarted() {
+        return state.startedAt() != null;
+    }
+
+    boolean running() {
+        return step == Step.RUNNING;
+    }
+
+    /** Records an event that the allocation decided on (Received, Sibling Task Failed, ...). */
+    void record(TaskEvent event) {
+        state = state.withEvent(event);
+        host.taskChanged(this, false);
+    }
+
+    private long now() {
+        return Nanos.of(host.timers().now());
+    }
+
+    /** Starts the first run. Called once, when the lifecycle lets the task start. */
+    void start() {
+        if (step != Step.NOT_STARTED) {
+            return;
+        }
+        startRun();
+    }
+
+    private void startRun() {
+        step = Step.STARTING;
+        run++;
+        int thisRun = run;
+        if (!setupDone) {
+            setupDone = true;
+            record(TaskEvents.taskSetup(now()));
+            try {
+                host.dirs().createTask(task.name());
+            } catch (IOException e) {
+                record(TaskEvents.setupFailure(now(), "failed to build task directory: " + e.getMessage(), true));
+                toDead(true);
+                return;
+            }
+        }
+        driver = host.driver(task.driver()).orElse(null);
+        if (driver == null) {
+            record(TaskEvents.driverFailure(now(), "driver \"" + task.driver() + "\" is not loaded"));
+            runEnded(RestartTracker.Outcome.START_ERROR_UNRECOVERABLE);
+            return;
+        }
+        runTaskId = host.allocId() + "/" + task.name() + "/" + thisRun;
+        CompletionStage<TaskHandle> started;
+        try {
+            started = driver.start(taskConfig());
+        } catch (RuntimeException e) {
+            LOG.warn("driver {} threw from start of task {}", task.driver(), task.name(), e);
+            started = java.util.concurrent.CompletableFuture.failedFuture(
+                    new DriverException("driver error: " + e, false, e));
+        }
+        started.whenComplete((handle, err) -> host.serial().execute(() -> onStarted(thisRun, handle, err)));
+    }
+
+    private TaskConfig taskConfig() {
+        Map<String, String> env = new LinkedHashMap<>(host.runtimeEnv(task));
+        Interpolator runtime = new Interpolator(env);
+        Map<String, String> taskEnv = new LinkedHashMap<>();
+        task.env().forEach((k, v) -> taskEnv.put(k, runtime.apply(v)));
+        env.putAll(taskEnv);
+        Interpolator all = new Interpolator(env);
+        Map<String, Object> config = all.applyAll(task.config());
+        return new TaskConfig(runTaskId, host.allocId(), env.getOrDefault("NOMAD_JOB_ID", ""),
+                env.getOrDefault("NOMAD_GROUP_NAME", ""), task.name(), config, env, host.dirs().task(task.name()),
+                host.dirs().shared(), host.dirs().logs().resolve(task.name() + ".stdout.0"),
+                host.dirs().logs().resolve(task.name() + ".stderr.0"));
+    }
+
+    private void onStarted(int thisRun, TaskHandle handle, Throwable err) {
+        if (thisRun != run || step != Step.STARTING) {
+            if (handle != null) {
+                discard(handle.taskId());
+            }
+            return;
+        }
+        if (err != null) {
+            Throwable cause = err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
+            boolean recoverable = cause instanceof DriverException de && de.recoverable();
+            String message = cause instanceof DriverException ? cause.getMessage() : String.valueOf(cause);
+            record(TaskEvents.driverFailure(now(), message));
+            if (killRequested) {
+                toDead(false);
+                return;
+            }
+            runEnded(recoverable ? RestartTracker.Outcome.START_ERROR_RECOVERABLE
+                    : RestartTracker.Outcome.START_ERROR_UNRECOVERABLE);
+            return;
+        }
+        step = Step.RUNNING;
+        runStartedAt = host.timers().now();
+        state = new TaskState(TaskLifeState.RUNNING, state.failed(), state.restarts(), state.lastRestart(),
+                runStartedAt, null, state.events());
+        record(TaskEvents.started(now()));
+        Duration limit = task.maxRuntime();
+        if (limit != null) {
+            maxRuntimeTimer = host.timers().schedule(limit,
+                    () -> host.serial().execute(() -> onMaxRuntime(thisRun, limit)));
+        }
+        CompletionStage<ExitResult> exit;
+        try {
+            exit = driver.awaitExit(runTaskId);
+        } catch (DriverException | RuntimeException e) {
+            exit = java.util.concurrent.CompletableFuture.failedFuture(e);
+        }
+        exit.whenComplete((result, e) -> host.serial().execute(() -> onExited(thisRun, result, e)));
+        host.taskChanged(this, true);
+        if (killRequested) {
+            beginKill();
+        }
+    }
+
+    private void onExited(int thisRun, ExitResult result, Throwable err) {
+        if (thisRun != run || (step != Step.RUNNING && step != Step.KILLING)) {
+            return;
+        }
+        cancel(maxRuntimeTimer);
+        cancel(escalationTimer);
+        cancel(shutdownDelayTimer);
+        ExitResult exit = result;
+        if (exit == null) {
+            Throwable cause = err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
+            record(TaskEvents.driverFailure(now(), "lost track of the task: " + cause.getMessage()));
+        } else {
+            record(TaskEvents.terminated(now(), exit));
+        }
+        try {
+            driver.destroy(runTaskId);
+        } catch (RuntimeException e) {
+            LOG.warn("driver {} failed to destroy task {}", task.driver(), runTaskId, e);
+        }
+        if (killRequested) {
+            record(TaskEvents.killed(now(), ""));
+            toDead(maxRuntimeExceeded);
+            return;
+        }
+        runEnded(exit != null && exit.successful() ? RestartTracker.Outcome.SUCCESS
+                : RestartTracker.Outcome.FAILURE);
+    }
+
+    private void runEnded(RestartTracker.Outcome outcome) {
+        Instant now = host.timers().now();
+        RestartTracker.Decision decision = restarts.decide(outcome, now);
+        if (decision.restart()) {
+            TaskEvent event = TaskEvents.restarting(Nanos.of(now), decision.delay(), decision.reason());
+            state = new TaskState(TaskLifeState.PENDING, state.failed(), state.restarts() + 1, now,
+                    state.startedAt(), state.finishedAt(), state.events());
+            step = Step.RESTART_WAIT;
+            record(event);
+            restartTimer = host.timers().schedule(decision.delay(), () -> host.serial().execute(() -> {
+                if (step == Step.RESTART_WAIT) {
+                    startRun();
+                }
+            }));
+            host.taskChanged(this, true);
+            return;
+        }
+        if (decision.failed()) {
+            record(TaskEvents.notRestarting(now(), decision.reason(), true));
+        }
+        toDead(decision.failed());
+    }
+
+    private void onMaxRuntime(int thisRun, Duration limit) {
+        if (thisRun != run || step != Step.RUNNING) {
+            return;
+        }
+        maxRuntimeExceeded = true;
+        Duration actual = Duration.between(runStartedAt, host.timers().now());
+        record(TaskEvents.maxRuntimeExceeded(now(), limit, actual));
+        kill("exceeded max_runtime of " + io.drover.core.event.GoDuration.format(limit));
+    }
+
+    /**
+     * Stops the task: kill_signal, then SIGKILL after the kill timeout. A task that never started just
+     * becomes dead. Idempotent.
+     *
+     * @param reason shown in the Killing event ("Killing task: reason"), empty for the usual message
+     */
+    void kill(String reason) {
+        switch (step) {
+            case NOT_STARTED -> toDead(false);
+            case RESTART_WAIT -> {
+                cancel(restartTimer);
+                record(TaskEvents.killed(now(), ""));
+                toDead(false);
+            }
+            case STARTING -> {
+                killRequested = true;
+                killReason = reason;
+            }
+            case RUNNING -> {
+                killRequested = true;
+                killReason = reason;
+                step = Step.KILLING;
+                host.taskChanged(this, true);
+                beginKill();
+            }
+            case KILLING, DEAD -> {
+                // already on its way out
+            }
+        }
+    }
+
+    private void beginKill() {
+        step = Step.KILLING;
+        int thisRun = run;
+        Duration delay = task.shutdownDelay();
+        if (!delay.isZero() && !maxRuntimeExceeded) {
+            record(TaskEvents.waitingShutdownDelay(now(), delay));
+            shutdownDelayTimer = host.timers().schedule(delay,
+                    () -> host.serial().execute(() -> sendKillSignal(thisRun)));
+        } else {
+            sendKillSignal(thisRun);
+        }
+    }
+
+    private void sendKillSignal(int thisRun) {
+        if (thisRun != run || step != Step.KILLING) {
+            return;
+        }
+        Duration timeout = task.killTimeout().compareTo(host.maxKillTimeout()) > 0 ? host.maxKillTimeout()
+                : task.killTimeout();
+        record(TaskEvents.killing(now(), timeout, task.killSignal(), killReason));
+        boolean delivered = deliver(task.killSignal());
+        if (!delivered || timeout.isZero()) {
+            escalate(thisRun);
+            return;
+        }
+        escalationTimer = host.timers().schedule(timeout, () -> host.serial().execute(() -> escalate(thisRun)));
+    }
+
+    private void escalate(int thisRun) {
+        if (thisRun != run || step != Step.KILLING) {
+            return;
+        }
+        deliver(Signals.SIGKILL);
+    }
+
+    /** @return false when the signal could not be delivered (the caller escalates) */
+    private boolean deliver(String signal) {
+        try {
+            driver.signal(runTaskId, signal);
+            return true;
+        } catch (TaskNotFoundException e) {
+            return true; // already gone: its exit is on the way
+        } catch (DriverException | RuntimeException e) {
+            LOG.warn("could not send {} to task {}: {}", signal, task.name(), e.getMessage());
+            if (Signals.SIGKILL.equals(signal)) {
+                record(TaskEvents.killed(now(), "failed to kill task: " + e.getMessage()));
+            }
+            return false;
+        }
+    }
+
+    /** Delivers a signal on the user's behalf (alloc signal). */
+    void signal(String signal, String reason) {
+        if (step != Step.RUNNING && step != Step.KILLING) {
+            return;
+        }
+        record(TaskEvents.signaling(now(), signal, reason));
+        deliver(signal);
+    }
+
+    private void discard(String taskId) {
+        try {
+            driver.signal(taskId, Signals.SIGKILL);
+        } catch (DriverException | RuntimeException e) {
+            LOG.debug("discarding stale run {}: {}", taskId, e.getMessage());
+        }
+        driver.destroy(taskId);
+    }
+
+    private void toDead(boolean failed) {
+        cancel(restartTimer);
+        cancel(escalationTimer);
+        cancel(maxRuntimeTimer);
+        cancel(shutdownDelayTimer);
+        step = Step.DEAD;
+        state = new TaskState(TaskLifeState.DEAD, failed || state.failed(), state.restarts(), state.lastRestart(),
+                state.startedAt(), host.timers().now(), state.events());
+        host.taskChanged(this, true);
+    }
+
+    private static void cancel(Timers.Cancellable c) {
+        if (c != null) {
+            c.cancel();
+        }
+    }
+}

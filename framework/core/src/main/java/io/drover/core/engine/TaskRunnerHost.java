@@ -1,0 +1,34 @@
+package io.drover.core.engine;
+
+import io.drover.core.spec.Task;
+import io.drover.driver.api.TaskDriver;
+import io.drover.driver.api.Timers;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executor;
+
+/**
+ * What a {@link TaskRunner} needs from its allocation. Implemented by {@link AllocRunner}; every method is
+ * called on the allocation's serial executor.
+ */
+interface TaskRunnerHost {
+    String allocId();
+
+    /** The allocation's serial executor: every callback into a task runner must hop onto it. */
+    Executor serial();
+
+    Timers timers();
+
+    AllocDirs dirs();
+
+    Duration maxKillTimeout();
+
+    Optional<TaskDriver> driver(String name);
+
+    /** Nomad's runtime variables of a task plus what the allocation adds (poststop result variables). */
+    Map<String, String> runtimeEnv(Task task);
+
+    /** A task's state changed; {@code transition} when its step changed (the allocation re-evaluates). */
+    void taskChanged(TaskRunner runner, boolean transition);
+}
