@@ -1,0 +1,103 @@
+package io.drover.core.engine;
+
+import io.drover.core.config.GcKillPolicy;
+import io.drover.core.driver.DriverCatalog;
+import io.drover.core.event.TaskEvent;
+import io.drover.core.event.TaskEventType;
+import io.drover.core.spec.Job;
+import io.drover.core.state.AllocationState;
+import io.drover.core.time.Nanos;
+import io.drover.core.time.VirtualTimers;
+import io.drover.driver.api.DriverContext;
+import io.drover.driver.api.DriverException;
+import io.drover.driver.api.TaskDriver;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+
+/**
+ * An engine on a virtual clock and a manually drained executor: every test runs deterministically on the
+ * test thread, and time only moves when nothing else can happen.
+ */
+final class VirtualEngine {
+    static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+    final VirtualTimers timers = new VirtualTimers(T0);
+    final ManualExecutor executor = new ManualExecutor();
+    final Engine engine;
+    final List<AllocationState> published = new ArrayList<>();
+
+    VirtualEngine(Path dataDir, TaskDriver driver) {
+        this(dataDir, driver, Duration.ofSeconds(30));
+    }
+
+    VirtualEngine(Path dataDir, TaskDriver driver, Duration maxKillTimeout) {
+        try {
+            driver.init(new DriverContext(Map.of(), timers, "test"));
+        } catch (DriverException e) {
+            throw new IllegalStateException(e);
+        }
+        DriverCatalog catalog = new DriverCatalog() {
+            @Override
+            public Optional<TaskDriver> driver(String name) {
+                return name.equals(driver.name()) ? Optional.of(driver) : Optional.empty();
+            }
+
+            @Override
+            public Set<String> names() {
+                return Set.of(driver.name());
+            }
+        };
+        AtomicInteger n = new AtomicInteger();
+        engine = new Engine(new EngineConfig(dataDir, maxKillTimeout, GcKillPolicy.PRESERVE_STATES), catalog,
+                new EngineRuntime(timers, executor, null), () -> String.format("alloc-%04d", n.incrementAndGet()));
+        engine.addListener(published::add);
+    }
+
+    /** Runs the job's first allocation to its end and returns its final state. */
+    AllocationState run(Job job) {
+        String id = engine.submit(job).get(0).id();
+        runUntil(() -> engine.terminal(id).isDone(), Duration.ofDays(2));
+        return engine.terminal(id).join();
+    }
+
+    /** Drains work, advancing the virtual clock timer by timer, until the condition holds. */
+    void runUntil(BooleanSupplier done, Duration limit) {
+        Instant deadline = timers.now().plus(limit);
+        while (true) {
+            executor.drain();
+            if (done.getAsBoolean()) {
+                return;
+            }
+            Optional<Instant> next = timers.nextDue();
+            if (next.isEmpty() || next.get().isAfter(deadline)) {
+                throw new AssertionError("stuck: condition not reached and nothing left to run before " + deadline);
+            }
+            timers.runNextTimer();
+        }
+    }
+
+    /** Milliseconds since T0 of an event time. */
+    static long ms(TaskEvent e) {
+        return Duration.between(T0, Nanos.toInstant(e.time())).toMillis();
+    }
+
+    static Optional<TaskEvent> first(AllocationState a, String task, TaskEventType type) {
+        return a.taskStates().get(task).events().stream().filter(e -> e.type() == type).findFirst();
+    }
+
+    static List<TaskEvent> all(AllocationState a, String task, TaskEventType type) {
+        return a.taskStates().get(task).events().stream().filter(e -> e.type() == type).toList();
+    }
+
+    static long at(AllocationState a, String task, TaskEventType type) {
+        return ms(first(a, task, type).orElseThrow(() -> new AssertionError(task + " has no " + type + " event")));
+    }
+}
