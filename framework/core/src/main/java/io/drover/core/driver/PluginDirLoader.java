@@ -188,12 +188,25 @@ final class PluginDirLoader {
         types.removeIf(t -> t.getClassLoader() != plugin.getPluginClassLoader() || !own.contains(t.getName()));
         types.sort(Comparator.comparing(Class::getName));
         if (types.isEmpty()) {
-            problem(jar, "plugin \"" + id + "\" has no TaskDriver extension (no class in its "
-                    + "META-INF/extensions.idx implements " + TaskDriver.class.getName() + ")");
+            problem(jar, bundlesApi(plugin)
+                    ? "plugin \"" + id + "\" bundles its own copy of " + TaskDriver.class.getName()
+                            + ", so its drivers are not TaskDrivers to Drover; build it with drover-driver-api in "
+                            + "provided scope"
+                    : "plugin \"" + id + "\" has no TaskDriver extension (no class in its "
+                            + "META-INF/extensions.idx implements " + TaskDriver.class.getName() + ")");
             return;
         }
         for (Class<? extends TaskDriver> type : types) {
             addDriver(jar, plugin, type);
+        }
+    }
+
+    /** Whether the plugin's class loader finds its own TaskDriver instead of the host's (plugin-first loading). */
+    private static boolean bundlesApi(PluginWrapper plugin) {
+        try {
+            return plugin.getPluginClassLoader().loadClass(TaskDriver.class.getName()) != TaskDriver.class;
+        } catch (ClassNotFoundException | RuntimeException | LinkageError e) {
+            return false;
         }
     }
 

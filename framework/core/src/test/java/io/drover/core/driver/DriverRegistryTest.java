@@ -193,6 +193,17 @@ class DriverRegistryTest {
     }
 
     @Test
+    void aPluginBundlingTheApiIsToldSo() {
+        TestPluginJar.plugin("bundled").extension(FakeDriver.class).bundlingTheApi().writeTo(jar("bundled.jar"));
+
+        load();
+
+        assertThat(registry.problems()).containsExactly(jar("bundled.jar") + ": plugin \"bundled\" bundles its own "
+                + "copy of io.drover.driver.api.TaskDriver, so its drivers are not TaskDrivers to Drover; build it "
+                + "with drover-driver-api in provided scope; skipped");
+    }
+
+    @Test
     void hostClasspathIndexIsIgnored() throws Exception {
         // test-classes has a META-INF/extensions.idx listing FakeDriver and OtherDriver, and this JAR carries both
         // classes but no index of its own: PF4J would fall back to the host's index.

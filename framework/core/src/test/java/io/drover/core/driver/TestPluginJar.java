@@ -1,7 +1,9 @@
 package io.drover.core.driver;
 
 import io.drover.core.driver.testdrivers.BaseTestDriver;
+import io.drover.driver.api.TaskDriver;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
@@ -27,6 +29,7 @@ final class TestPluginJar {
     private final Map<String, String> manifest = new LinkedHashMap<>();
     private final List<String> extensions = new ArrayList<>();
     private boolean withManifest = true;
+    private boolean bundleApi;
 
     static TestPluginJar plugin(String id) {
         TestPluginJar jar = new TestPluginJar();
@@ -49,6 +52,12 @@ final class TestPluginJar {
 
     TestPluginJar withoutAttribute(String name) {
         manifest.remove(name);
+        return this;
+    }
+
+    /** Also packs the driver API's TaskDriver class: the classic mistake of a plugin built without 'provided'. */
+    TestPluginJar bundlingTheApi() {
+        bundleApi = true;
         return this;
     }
 
@@ -75,6 +84,14 @@ final class TestPluginJar {
                     jar.closeEntry();
                 }
                 copyTestDriverClasses(jar);
+                if (bundleApi) {
+                    String entry = TaskDriver.class.getName().replace('.', '/') + ".class";
+                    try (InputStream in = TaskDriver.class.getClassLoader().getResourceAsStream(entry)) {
+                        jar.putNextEntry(new JarEntry(entry));
+                        jar.write(in.readAllBytes());
+                        jar.closeEntry();
+                    }
+                }
             }
             return file;
         } catch (IOException e) {
