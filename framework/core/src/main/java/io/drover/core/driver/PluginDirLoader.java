@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.jar.JarFile;
 import java.util.stream.Stream;
+import org.pf4j.Plugin;
 import org.pf4j.PluginState;
 import org.pf4j.PluginWrapper;
 
@@ -158,6 +159,11 @@ final class PluginDirLoader {
         if (state == PluginState.DISABLED && !manager.requiresSatisfied(plugin)) {
             reason = "plugin \"" + id + "\" requires Drover " + requires(plugin) + ", this is "
                     + manager.getSystemVersion();
+        } else if (state == PluginState.FAILED && !Plugin.class.getName().equals(plugin.getDescriptor().getPluginClass())
+                && plugin.getFailedException() instanceof NullPointerException) {
+            // PF4J's factory logs why and returns null; start() then fails with an NPE on it
+            reason = "plugin \"" + id + "\": its Plugin-Class " + plugin.getDescriptor().getPluginClass()
+                    + " cannot be created (missing, abstract, not an org.pf4j.Plugin, or its constructor failed)";
         } else if (state == PluginState.FAILED && plugin.getFailedException() != null) {
             reason = "plugin \"" + id + "\" failed to start: " + Problems.describe(plugin.getFailedException());
         } else {

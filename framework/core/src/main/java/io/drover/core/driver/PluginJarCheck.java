@@ -1,11 +1,13 @@
 package io.drover.core.driver;
 
+import io.drover.core.DroverVersion;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.jar.Attributes;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
+import org.pf4j.DefaultVersionManager;
 
 /**
  * Checks, before PF4J sees it, that a file is a JAR whose MANIFEST names a plugin, so the user gets a precise
@@ -32,6 +34,14 @@ final class PluginJarCheck {
         }
         if (blank(main.getValue("Plugin-Version"))) {
             return Optional.of("MANIFEST.MF has no Plugin-Version");
+        }
+        String requires = main.getValue("Plugin-Requires");
+        if (!blank(requires)) {
+            try {
+                new DefaultVersionManager().checkVersionConstraint(DroverVersion.VERSION, requires.trim());
+            } catch (RuntimeException e) {
+                return Optional.of("Plugin-Requires \"" + requires.trim() + "\" is not a version range like \">=0.1.0\"");
+            }
         }
         return Optional.empty();
     }

@@ -141,6 +141,21 @@ class DriverRegistryTest {
     }
 
     @Test
+    void unparsablePluginRequiresAndMissingPluginClassAreProblems() {
+        TestPluginJar.plugin("odd").attribute("Plugin-Requires", "banana").extension(FakeDriver.class)
+                .writeTo(jar("odd.jar"));
+        TestPluginJar.plugin("noclass").attribute("Plugin-Class", "com.example.Missing").extension(OtherDriver.class)
+                .writeTo(jar("noclass.jar"));
+
+        load();
+
+        assertThat(registry.problems()).containsExactly(
+                jar("noclass.jar") + ": plugin \"noclass\": its Plugin-Class com.example.Missing cannot be created "
+                        + "(missing, abstract, not an org.pf4j.Plugin, or its constructor failed); skipped",
+                jar("odd.jar") + ": Plugin-Requires \"banana\" is not a version range like \">=0.1.0\"; skipped");
+    }
+
+    @Test
     void developmentModeIsNeverUsed() {
         String previous = System.getProperty("pf4j.mode");
         System.setProperty("pf4j.mode", "development");
