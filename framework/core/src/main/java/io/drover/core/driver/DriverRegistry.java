@@ -1,51 +1,119 @@
 package io.drover.core.driver;
 
+import io.drover.driver.api.DriverHealth;
 import io.drover.driver.api.TaskDriver;
 import io.drover.driver.api.Timers;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The drivers loaded from a plugin directory through PF4J. Loading never throws for a bad plugin: each one
  * becomes a line in {@link #problems()} and is skipped; the others load.
+ *
+ * <p>Each driver is created once ({@code TaskDriver} extension classes of started plugins, public no-arg
+ * constructor) and initialised once with its {@code plugin "<name>"} config block; the registry hands out that
+ * one instance. Problem lines are {@code "<plugin_dir>/<file>: <reason>; skipped"}, or
+ * {@code "plugin_dir <dir> does not exist"}; they never carry a stack trace and do not depend on PF4J's log.
+ *
+ * <p>Thread-safe: fixed after {@link #load}; {@link #close()} may race with lookups, which then see no drivers.
  */
 public final class DriverRegistry implements DriverCatalog, AutoCloseable {
+    private final List<String> problems;
+    private final Map<String, LoadedDriver> drivers; // sorted by name
+    private final DroverPluginManager manager; // null when no plugin was loaded
+    private final AtomicBoolean closed = new AtomicBoolean();
 
-    private DriverRegistry() {}
+    private DriverRegistry(List<String> problems, Map<String, LoadedDriver> drivers, DroverPluginManager manager) {
+        this.problems = List.copyOf(problems);
+        this.drivers = Collections.unmodifiableMap(new TreeMap<>(drivers));
+        this.manager = manager;
+    }
 
     /**
-     * Loads every plugin JAR in {@code pluginDir}, creates each driver once and calls its {@code init} with
-     * its {@code plugin "<name>"} config block.
+     * Loads every plugin JAR ({@code *.jar}, sorted by file name) in {@code pluginDir}, creates each driver once
+     * and calls its {@code init} with its {@code plugin "<name>"} config block. PF4J always runs in deployment
+     * mode with Drover's version as system version. Other files are ignored, except {@code *.zip} (reported).
+     * Called once, on the agent's start-up thread.
      */
     public static DriverRegistry load(Path pluginDir, Map<String, Map<String, Object>> pluginConfigs,
             Timers timers) {
-        throw new UnsupportedOperationException("not written yet");
+        PluginDirLoader loader = new PluginDirLoader(pluginDir, pluginConfigs, timers);
+        DroverPluginManager manager = loader.load();
+        return new DriverRegistry(loader.problems(), loader.drivers(), manager);
     }
 
-    /** One line per plugin or driver that was skipped, naming its file and the reason. */
+    /** One line per plugin or driver that was skipped, naming its file and the reason, in load order. */
     public List<String> problems() {
-        throw new UnsupportedOperationException("not written yet");
+        return problems;
     }
 
-    /** The loaded drivers, sorted by name. */
+    /**
+     * The loaded drivers, sorted by name, with their health asked now ({@link TaskDriver#health()}; a health
+     * check that throws reads as unhealthy). Empty once closed.
+     */
     public List<DriverInfo> drivers() {
-        throw new UnsupportedOperationException("not written yet");
+        List<DriverInfo> infos = new ArrayList<>();
+        if (closed.get()) {
+            return infos;
+        }
+        for (LoadedDriver d : drivers.values()) {
+            infos.add(new DriverInfo(d.name(), d.pluginId(), d.version(), d.provider(), d.pluginPath(), health(d)));
+        }
+        return infos;
     }
 
     @Override
     public Optional<TaskDriver> driver(String name) {
-        throw new UnsupportedOperationException("not written yet");
+        if (closed.get()) {
+            return Optional.empty();
+        }
+        return Optional.ofNullable(drivers.get(name)).map(LoadedDriver::driver);
     }
 
     @Override
     public Set<String> names() {
-        throw new UnsupportedOperationException("not written yet");
+        return closed.get() ? Set.of() : drivers.keySet();
     }
 
-    /** Closes every driver and stops the plugins. Idempotent. */
+    /**
+     * Closes every driver ({@link TaskDriver#close()}, failures ignored), then stops and unloads the plugins.
+     * Idempotent; any thread.
+     */
     @Override
-    public void close() {}
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        List<LoadedDriver> reversed = new ArrayList<>(drivers.values());
+        Collections.reverse(reversed);
+        for (LoadedDriver d : reversed) {
+            try {
+                DriverFactory.withLoader(d.classLoader(), () -> {
+                    d.driver().close();
+                    return null;
+                });
+            } catch (RuntimeException | LinkageError e) {
+                // a driver that fails to close must not keep the others open
+            }
+        }
+        if (manager != null) {
+            manager.stopAndUnloadAll();
+        }
+    }
+
+    private static DriverHealth health(LoadedDriver d) {
+        try {
+            DriverHealth health = DriverFactory.withLoader(d.classLoader(), d.driver()::health);
+            return health != null ? health : DriverHealth.unhealthy("health check returned nothing");
+        } catch (RuntimeException | LinkageError e) {
+            return DriverHealth.unhealthy("health check failed: " + Problems.describe(e));
+        }
+    }
 }

@@ -80,7 +80,13 @@ public final class MockDriver implements TaskDriver {
             return CompletableFuture.failedFuture(new DriverException(e.getMessage(), false));
         }
         CompletableFuture<TaskHandle> started = new CompletableFuture<>();
-        Runnable run = () -> run(task, config, t, started);
+        Runnable run = () -> {
+            try {
+                run(task, config, t, started);
+            } catch (RuntimeException e) {
+                started.completeExceptionally(new DriverException("mock start failed: " + e, false, e));
+            }
+        };
         if (config.startBlockFor().isZero()) {
             run.run();
         } else {

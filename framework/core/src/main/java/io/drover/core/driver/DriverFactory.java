@@ -1,0 +1,116 @@
+package io.drover.core.driver;
+
+import io.drover.core.DroverVersion;
+import io.drover.driver.api.DriverContext;
+import io.drover.driver.api.DriverException;
+import io.drover.driver.api.TaskDriver;
+import io.drover.driver.api.Timers;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * Creates one driver from its extension class and initialises it. Every failure of the plugin's code (an
+ * exception or a LinkageError; other Errors propagate) becomes a {@link Failure} with a one-line reason. The
+ * plugin's class loader is the thread's context class loader while its code runs. Called on the loading thread.
+ */
+final class DriverFactory {
+    /** A driver could not be created or initialised; {@code reason} is one line for the user. */
+    static final class Failure extends Exception {
+        Failure(String reason) {
+            super(reason, null, false, false);
+        }
+    }
+
+    private final Map<String, Map<String, Object>> pluginConfigs;
+    private final Timers timers;
+
+    DriverFactory(Map<String, Map<String, Object>> pluginConfigs, Timers timers) {
+        this.pluginConfigs = pluginConfigs == null ? Map.of() : pluginConfigs;
+        this.timers = timers;
+    }
+
+    /** A new instance of {@code type}, through its public no-arg constructor. */
+    TaskDriver create(Class<? extends TaskDriver> type) throws Failure {
+        Constructor<? extends TaskDriver> constructor;
+        try {
+            constructor = type.getConstructor();
+        } catch (NoSuchMethodException e) {
+            throw new Failure("driver class " + type.getName() + " has no public no-arg constructor");
+        }
+        try {
+            return withLoader(type.getClassLoader(), () -> {
+                try {
+                    return constructor.newInstance();
+                } catch (InvocationTargetException e) {
+                    throw new Wrapped(new Failure("driver class " + type.getName() + " could not be created: "
+                            + "constructor threw " + Problems.describe(e.getCause())));
+                } catch (ReflectiveOperationException e) {
+                    throw new Wrapped(new Failure("driver class " + type.getName() + " could not be created: "
+                            + Problems.describe(e)));
+                }
+            });
+        } catch (Wrapped w) {
+            throw w.failure;
+        } catch (RuntimeException | LinkageError e) {
+            throw new Failure("driver class " + type.getName() + " could not be created: " + Problems.describe(e));
+        }
+    }
+
+    /** The driver's name, which must be a non-blank constant. */
+    String name(TaskDriver driver) throws Failure {
+        String name;
+        try {
+            name = withLoader(driver.getClass().getClassLoader(), driver::name);
+        } catch (RuntimeException | LinkageError e) {
+            throw new Failure("driver class " + driver.getClass().getName() + ": name() failed: "
+                    + Problems.describe(e));
+        }
+        if (name == null || name.isBlank()) {
+            throw new Failure("driver class " + driver.getClass().getName() + " has a blank name()");
+        }
+        return name;
+    }
+
+    /** Calls {@code init} with the driver's {@code plugin "<name>"} config block. */
+    void init(String name, TaskDriver driver) throws Failure {
+        try {
+            withLoader(driver.getClass().getClassLoader(), () -> {
+                try {
+                    driver.init(new DriverContext(pluginConfigs.getOrDefault(name, Map.of()), timers,
+                            DroverVersion.VERSION));
+                    return null;
+                } catch (DriverException e) {
+                    throw new Wrapped(new Failure("driver \"" + name + "\" failed to initialise: "
+                            + (e.getMessage() == null ? Problems.describe(e) : e.getMessage())));
+                }
+            });
+        } catch (Wrapped w) {
+            throw w.failure;
+        } catch (RuntimeException | LinkageError e) {
+            throw new Failure("driver \"" + name + "\" failed to initialise: " + Problems.describe(e));
+        }
+    }
+
+    static <T> T withLoader(ClassLoader loader, Supplier<T> action) {
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        thread.setContextClassLoader(loader);
+        try {
+            return action.get();
+        } finally {
+            thread.setContextClassLoader(previous);
+        }
+    }
+
+    /** Carries a Failure out of a Supplier. */
+    private static final class Wrapped extends RuntimeException {
+        final Failure failure;
+
+        Wrapped(Failure failure) {
+            super(null, null, false, false);
+            this.failure = failure;
+        }
+    }
+}
