@@ -42,7 +42,8 @@ public interface TaskDriver extends ExtensionPoint {
      * {@code plugin "<name>" { config { ... } }} block (empty when absent).
      *
      * @throws DriverException when the plugin config is invalid or the driver cannot run here; the host then
-     *     reports the driver as unhealthy and refuses jobs that use it.
+     *     skips the driver with one problem line naming its JAR and the message, and refuses jobs that use it
+     *     (as an unknown driver). A driver that can run but is not ready reports it through {@link #health()}.
      */
     void init(DriverContext context) throws DriverException;
 
