@@ -20,7 +20,8 @@ final class ErrorHandler implements IExecutionExceptionHandler, IParameterExcept
     }
 
     @Override
-    public int handleExecutionException(Exception e, CommandLine cmd, ParseResult parseResult) {
+    public int handleExecutionException(Exception thrown, CommandLine cmd, ParseResult parseResult) {
+        Throwable e = unwrap(thrown);
         if (e instanceof UserException u) {
             return report(u.getMessage(), u, u.exitCode());
         }
@@ -35,6 +36,16 @@ final class ErrorHandler implements IExecutionExceptionHandler, IParameterExcept
     public int handleParseException(ParameterException e, String[] args) {
         String help = e.getCommandLine().getCommandSpec().qualifiedName() + " --help";
         return report(e.getMessage() + " (see '" + help + "')", e, ExitCodes.USAGE);
+    }
+
+    /** The cause of a failed future's wrapper: that is what the user needs to read. */
+    private static Throwable unwrap(Throwable e) {
+        Throwable t = e;
+        while ((t instanceof java.util.concurrent.CompletionException
+                || t instanceof java.util.concurrent.ExecutionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
     }
 
     private String hint() {
