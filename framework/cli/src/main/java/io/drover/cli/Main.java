@@ -1,0 +1,55 @@
+package io.drover.cli;
+
+import io.drover.cli.plugin.PluginCommand;
+import io.drover.cli.run.RunCommand;
+import java.io.PrintStream;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code drover} command. {@link #execute(String[], CliContext)} runs one command line in-process and returns
+ * its exit code ({@link ExitCodes}); {@link #main} is the launcher's entry and exits with it.
+ */
+@Command(name = "drover",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = "Drover runs jobs of tasks through driver plugins, with Nomad's task lifecycle.",
+        subcommands = {RunCommand.class, PluginCommand.class, CommandLine.HelpCommand.class},
+        footer = {"", "Exit codes: 0 ok, 1 an allocation failed, 2 bad input (usage, job file, config, driver).",
+                "Set DROVER_DEBUG=1 to see stack traces of unexpected errors."})
+public final class Main implements Callable<Integer> {
+    @Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    /** No subcommand: show the usage and fail as a usage error. */
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return ExitCodes.USAGE;
+    }
+
+    public static void main(String[] args) {
+        System.exit(execute(args, CliContext.system()));
+    }
+
+    /** Runs one command line with captured streams (for tests); never a terminal. */
+    public static int execute(String[] args, PrintStream out, PrintStream err) {
+        return execute(args, CliContext.of(out, err));
+    }
+
+    public static int execute(String[] args, CliContext ctx) {
+        ErrorHandler errors = new ErrorHandler(ctx);
+        CommandLine cmd = new CommandLine(new Main(), new ContextFactory(ctx))
+                .setOut(new java.io.PrintWriter(ctx.out(), true))
+                .setErr(new java.io.PrintWriter(ctx.err(), true))
+                .setExecutionExceptionHandler(errors)
+                .setParameterExceptionHandler(errors)
+                .setCaseInsensitiveEnumValuesAllowed(true);
+        int code = cmd.execute(args);
+        ctx.out().flush();
+        ctx.err().flush();
+        return code;
+    }
+}

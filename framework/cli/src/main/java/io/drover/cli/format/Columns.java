@@ -1,0 +1,57 @@
+package io.drover.cli.format;
+
+import java.util.List;
+
+/**
+ * Text layout in the style of Nomad's {@code columnize}: {@code key = value} lists with the {@code =} aligned, and
+ * tables whose columns are as wide as their widest cell, two spaces apart. Pure; no trailing blanks on any line.
+ */
+public final class Columns {
+    private static final String GAP = "  ";
+
+    private Columns() {}
+
+    /** One {@code key = value} line per pair, every key padded to the longest key. Pairs are {key, value}. */
+    public static String keyValues(List<String[]> pairs) {
+        int width = pairs.stream().mapToInt(p -> p[0].length()).max().orElse(0);
+        StringBuilder sb = new StringBuilder();
+        for (String[] p : pairs) {
+            sb.append(pad(p[0], width)).append(" = ").append(p[1]).append('\n');
+        }
+        return sb.toString();
+    }
+
+    /** A table: the first row is the header; every row has the same number of cells. */
+    public static String table(List<String[]> rows) {
+        if (rows.isEmpty()) {
+            return "";
+        }
+        int columns = rows.get(0).length;
+        int[] widths = new int[columns];
+        for (String[] row : rows) {
+            for (int c = 0; c < columns; c++) {
+                widths[c] = Math.max(widths[c], row[c].length());
+            }
+        }
+        StringBuilder sb = new StringBuilder();
+        for (String[] row : rows) {
+            StringBuilder line = new StringBuilder();
+            for (int c = 0; c < columns; c++) {
+                if (c > 0) {
+                    line.append(GAP);
+                }
+                line.append(c == columns - 1 ? row[c] : pad(row[c], widths[c]));
+            }
+            sb.append(stripTrailing(line)).append('\n');
+        }
+        return sb.toString();
+    }
+
+    private static String pad(String s, int width) {
+        return s.length() >= width ? s : s + " ".repeat(width - s.length());
+    }
+
+    private static String stripTrailing(StringBuilder line) {
+        return line.toString().stripTrailing();
+    }
+}

@@ -1,0 +1,50 @@
+package io.drover.cli.run;
+
+import io.drover.core.driver.DriverCatalog;
+import io.drover.core.spec.Job;
+import io.drover.core.spec.parse.JobDriverCheck;
+import io.drover.core.spec.parse.JobFileException;
+import io.drover.core.spec.parse.JobFileParser;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads every job file of a command line and checks it against the loaded drivers, collecting every problem of
+ * every file, so that nothing runs unless all of them can.
+ */
+final class JobLoader {
+    /** The jobs (in command-line order) when {@code problems} is empty. */
+    record Result(List<Job> jobs, List<JobFileException> problems) {
+        boolean ok() {
+            return problems.isEmpty();
+        }
+    }
+
+    private JobLoader() {}
+
+    static Result load(List<Path> files, DriverCatalog drivers) {
+        List<Job> jobs = new ArrayList<>();
+        List<JobFileException> problems = new ArrayList<>();
+        for (Path file : files) {
+            if (!Files.isRegularFile(file)) {
+                problems.add(new JobFileException(file.toString(), 0, "",
+                        Files.exists(file) ? "not a regular file" : "no such file"));
+                continue;
+            }
+            try {
+                Job job = JobFileParser.parse(file);
+                List<JobFileException> driverProblems = JobDriverCheck.check(job, drivers);
+                if (driverProblems.isEmpty()) {
+                    jobs.add(job);
+                } else {
+                    problems.addAll(driverProblems);
+                }
+            } catch (JobFileException e) {
+                problems.add(e);
+            }
+        }
+        return new Result(List.copyOf(jobs), List.copyOf(problems));
+    }
+}

@@ -1,0 +1,25 @@
+# A main task that always fails, restarted per the group's restart policy:
+# 3 runs of 50ms, 100ms apart (attempts = 2 restarts), then "Not Restarting" and the allocation fails.
+# `drover run sample-jobs/restart.hcl` therefore exits with code 1: that is the expected outcome.
+job "restart" {
+  datacenters = ["dc1"]
+  type        = "batch"
+
+  group "flaky" {
+    restart {
+      attempts = 2
+      interval = "1m"
+      delay    = "100ms"
+      mode     = "fail"
+    }
+
+    task "fails" {
+      driver = "mock"
+      config {
+        run_for      = "50ms"
+        exit_code    = 1
+        exit_err_msg = "simulated failure"
+      }
+    }
+  }
+}
