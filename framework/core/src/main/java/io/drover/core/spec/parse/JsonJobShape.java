@@ -1,0 +1,139 @@
+package io.drover.core.spec.parse;
+
+import io.drover.core.spec.parse.tree.Field;
+import io.drover.core.spec.parse.tree.Node;
+import io.drover.core.spec.parse.tree.TreeProblem;
+import io.drover.core.spec.parse.tree.Vocabulary;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Rewrites a job in Nomad's JSON API shape ({@code {"Job": {"ID": ..., "TaskGroups": [{"Name": ...,
+ * "Tasks": [...]}]}}}, or the bare job object) into the jobspec's shape, so that {@link JobMapper} reads both
+ * syntaxes: PascalCase keys get their canonical jobspec key (the written name stays for messages), {@code ID}
+ * and {@code Name} become block labels, the lists {@code TaskGroups} and {@code Tasks} become repeated
+ * {@code group} and {@code task} blocks. {@code Config}, {@code Env} and {@code Meta} are kept verbatim.
+ * Unknown keys are kept with no canonical key, so that the mapper refuses them. Pure.
+ */
+final class JsonJobShape {
+    private static final Map<String, String> CANONICAL_TO_JSON = Map.ofEntries(
+            Map.entry("job", "Job"), Map.entry("name", "Name"), Map.entry("type", "Type"),
+            Map.entry("datacenters", "Datacenters"), Map.entry("region", "Region"),
+            Map.entry("namespace", "Namespace"), Map.entry("priority", "Priority"), Map.entry("meta", "Meta"),
+            Map.entry("all_at_once", "AllAtOnce"), Map.entry("group", "TaskGroups"), Map.entry("count", "Count"),
+            Map.entry("restart", "RestartPolicy"), Map.entry("max_runtime", "MaxRuntime"),
+            Map.entry("task", "Tasks"), Map.entry("driver", "Driver"), Map.entry("config", "Config"),
+            Map.entry("env", "Env"), Map.entry("leader", "Leader"), Map.entry("lifecycle", "Lifecycle"),
+            Map.entry("hook", "Hook"), Map.entry("sidecar", "Sidecar"), Map.entry("gc_kill", "GcKill"),
+            Map.entry("kill_timeout", "KillTimeout"), Map.entry("kill_signal", "KillSignal"),
+            Map.entry("shutdown_delay", "ShutdownDelay"), Map.entry("logs", "LogConfig"),
+            Map.entry("max_files", "MaxFiles"), Map.entry("max_file_size", "MaxFileSizeMB"),
+            Map.entry("resources", "Resources"), Map.entry("cpu", "CPU"), Map.entry("cores", "Cores"),
+            Map.entry("memory", "MemoryMB"), Map.entry("memory_max", "MemoryMaxMB"),
+            Map.entry("attempts", "Attempts"), Map.entry("interval", "Interval"), Map.entry("delay", "Delay"),
+            Map.entry("mode", "Mode"));
+
+    private static final Map<String, String> JSON_TO_CANONICAL = new HashMap<>();
+
+    static {
+        CANONICAL_TO_JSON.forEach((canonical, json) -> JSON_TO_CANONICAL.put(json, canonical));
+    }
+
+    private static final Set<String> VERBATIM = Set.of("Config", "Env", "Meta");
+
+    /** Spells canonical keys the JSON way; durations may be integer nanoseconds, as in Nomad's API. */
+    static final Vocabulary VOCABULARY = new Vocabulary(CANONICAL_TO_JSON, true);
+
+    private JsonJobShape() {}
+
+    /** @return a file-level mapping holding one {@code job} field */
+    static Node.Mapping toJobTree(Node.Mapping root) throws TreeProblem {
+        Node.Mapping job = root;
+        Field wrapper = find(root, "Job");
+        if (wrapper != null) {
+            for (Field f : root.fields()) {
+                if (!f.name().equals("Job")) {
+                    throw new TreeProblem(f.line(), f.name(), "unknown key (allowed: Job)");
+                }
+            }
+            if (!(wrapper.value() instanceof Node.Mapping m)) {
+                throw new TreeProblem(wrapper.line(), "Job", "must be an object, found " + wrapper.value().describe());
+            }
+            job = m;
+        }
+        String id = label(job, "ID", "Job");
+        List<Field> fields = new ArrayList<>();
+        for (Field f : job.fields()) {
+            if (f.name().equals("ID")) {
+                continue;
+            }
+            if (f.name().equals("TaskGroups")) {
+                fields.addAll(blocks(f, "group", "job \"" + id + "\""));
+            } else {
+                fields.add(rename(f));
+            }
+        }
+        Node.Mapping jobBlock = new Node.Mapping(List.of(id), fields, job.line());
+        return new Node.Mapping(List.of(), List.of(new Field("job", "Job", jobBlock, job.line())), 1);
+    }
+
+    private static Field find(Node.Mapping m, String name) {
+        return m.fields().stream().filter(f -> f.name().equals(name)).findFirst().orElse(null);
+    }
+
+    private static String label(Node.Mapping m, String key, String path) throws TreeProblem {
+        Field f = find(m, key);
+        if (f == null) {
+            throw new TreeProblem(m.line(), path + " > " + key, "is required");
+        }
+        if (!(f.value() instanceof Node.Scalar s) || !(s.value() instanceof String str)) {
+            throw new TreeProblem(f.line(), path + " > " + key, "must be a string, found " + f.value().describe());
+        }
+        return str;
+    }
+
+    /** {@code "TaskGroups": [...]} or {@code "Tasks": [...]} to repeated labelled blocks. */
+    private static List<Field> blocks(Field list, String canonical, String path) throws TreeProblem {
+        if (!(list.value() instanceof Node.Sequence seq)) {
+            throw new TreeProblem(list.line(), path + " > " + list.name(),
+                    "must be a list of objects, found " + list.value().describe());
+        }
+        List<Field> out = new ArrayList<>();
+        for (Node item : seq.items()) {
+            if (!(item instanceof Node.Mapping m)) {
+                throw new TreeProblem(item.line(), path + " > " + list.name(),
+                        "must be a list of objects, found " + item.describe() + " in it");
+            }
+            String name = label(m, "Name", path + " > " + list.name());
+            String here = path + " > " + canonical + " \"" + name + "\"";
+            List<Field> fields = new ArrayList<>();
+            for (Field f : m.fields()) {
+                if (f.name().equals("Name")) {
+                    continue;
+                }
+                if (canonical.equals("group") && f.name().equals("Tasks")) {
+                    fields.addAll(blocks(f, "task", here));
+                } else {
+                    fields.add(rename(f));
+                }
+            }
+            out.add(new Field(canonical, list.name(), new Node.Mapping(List.of(name), fields, m.line()), m.line()));
+        }
+        return out;
+    }
+
+    private static Field rename(Field f) {
+        String canonical = JSON_TO_CANONICAL.get(f.name());
+        if (VERBATIM.contains(f.name()) || !(f.value() instanceof Node.Mapping m)) {
+            return new Field(canonical, f.name(), f.value(), f.line());
+        }
+        List<Field> fields = new ArrayList<>();
+        for (Field inner : m.fields()) {
+            fields.add(rename(inner));
+        }
+        return new Field(canonical, f.name(), new Node.Mapping(m.labels(), fields, m.line()), f.line());
+    }
+}
