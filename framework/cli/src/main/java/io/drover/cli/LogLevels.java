@@ -6,7 +6,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Log levels the command line can raise at run time. The CLI logs at WARN (system property
- * {@code drover.log.level} overrides it, see logback.xml); {@code -verbose} shows Drover's INFO lines too.
+ * {@code drover.log.level} overrides it, see CliLogConfigurator); {@code -verbose} shows Drover's INFO lines too.
  */
 public final class LogLevels {
     private LogLevels() {}
