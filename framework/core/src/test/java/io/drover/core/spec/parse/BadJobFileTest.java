@@ -140,4 +140,16 @@ class BadJobFileTest {
                     .hasMessageStartingWith(name + ": not a text file");
         }
     }
+
+    @org.junit.jupiter.api.Test
+    void controlCharactersInKeysAndLabelsDoNotBreakTheLine() {
+        Throwable json = catchThrowable(() -> JobFileParser.parse("a.json",
+                "{\"Job\": {\"ID\": \"j\", \"A\\nB\": 1}}".getBytes(StandardCharsets.UTF_8)));
+        assertThat(json).isExactlyInstanceOf(JobFileException.class).hasMessage(
+                "a.json:1: job \"j\" > A\\nB: unknown key (allowed: Name, Type, Datacenters, Region, Namespace, "
+                        + "Priority, Meta, AllAtOnce, TaskGroups)");
+        Throwable hcl = catchThrowable(() -> JobFileParser.parse("a.hcl",
+                "job \"a\\nb\" {\n}\n".getBytes(StandardCharsets.UTF_8)));
+        assertThat(hcl).isExactlyInstanceOf(JobFileException.class).hasMessageNotContaining("\n");
+    }
 }
