@@ -80,7 +80,7 @@ class BadJobFileTest {
                         "a.hcl:4: job \"j\" > group \"g\" > task \"t\" > driver: is required"),
                 row("empty driver", "a.hcl", job("    task \"t\" {\n      driver = \"\"\n    }\n"), 5,
                         "driver: must not be empty"),
-                row("no group", "a.hcl", "job \"j\" {\n}\n", 1, "a.hcl:1: job \"j\": the job has no group"),
+                row("no group", "a.hcl", "job \"j\" {\n}\n", 1, "a.hcl:1: job \"j\": the job has no task group"),
                 row("no task", "a.hcl", job(""), 3, "a.hcl:3: job \"j\" > group \"g\": the group has no task"),
                 row("empty file", "a.hcl", "", 0, "a.hcl: empty file"),
                 row("blank file", "a.hcl", " \n\t\n", 0, "a.hcl: empty file"),
