@@ -28,7 +28,23 @@ public class InputFileException extends Exception {
         if (key != null && !key.isEmpty()) {
             sb.append(key).append(": ");
         }
-        return sb.append(problem).toString();
+        return oneLine(sb.append(problem).toString());
+    }
+
+    /** Escapes line breaks and other control characters (from labels or keys) so the message stays one line. */
+    private static String oneLine(String s) {
+        StringBuilder out = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '\n') {
+                out.append("\\n");
+            } else if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
+                out.append(String.format("\\u%04x", (int) c));
+            } else {
+                out.append(c);
+            }
+        }
+        return out.toString();
     }
 
     public String file() {

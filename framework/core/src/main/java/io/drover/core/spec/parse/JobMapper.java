@@ -72,7 +72,7 @@ final class JobMapper {
         r.bool("all_at_once");
         List<Field> groupFields = r.all("group");
         if (groupFields.isEmpty()) {
-            throw new TreeProblem(r.line(), r.path(), "the job has no group (add group \"<name>\" { task ... })");
+            throw new TreeProblem(r.line(), r.path(), "the job has no task group");
         }
         List<TaskGroup> groups = new ArrayList<>();
         Map<String, Integer> groupLines = new HashMap<>();
@@ -123,7 +123,7 @@ final class JobMapper {
         r.stringMap("meta");
         List<Field> taskFields = r.all("task");
         if (taskFields.isEmpty()) {
-            throw new TreeProblem(r.line(), path, "the group has no task (add task \"<name>\" { driver = ... })");
+            throw new TreeProblem(r.line(), path, "the group has no task");
         }
         List<Task> tasks = new ArrayList<>();
         Map<String, Integer> taskLines = new HashMap<>();

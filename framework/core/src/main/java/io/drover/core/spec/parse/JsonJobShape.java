@@ -64,6 +64,9 @@ final class JsonJobShape {
             }
             job = m;
         }
+        if (wrapper == null && find(job, "ID") == null) {
+            throw new TreeProblem(job.line(), "Job", "is required: Nomad's API shape is {\"Job\": {\"ID\": ..., \"TaskGroups\": [...]}}");
+        }
         String id = label(job, "ID", "Job");
         List<Field> fields = new ArrayList<>();
         for (Field f : job.fields()) {

@@ -7,9 +7,9 @@ import java.util.List;
 /**
  * Splits HCL (v2 native syntax subset) text into tokens.
  *
- * <p>Comments ({@code #}, {@code //}, {@code /* *}{@code /}) are dropped; a newline is a token because it ends
+ * <p>Comments ({@code #}, {@code //}, <code>/* ... *&#47;</code>) are dropped; a newline is a token because it ends
  * an attribute. Quoted strings resolve the escapes {@code \n \r \t \" \\ \\uXXXX \\UXXXXXXXX} and keep every
- * {@code ${...}} and {@code %{...}} template sequence, and the literal escapes {@code $${} and {@code %%{},
+ * {@code ${...}} and {@code %{...}} template sequence, and the literal escapes <code>$${</code> and <code>%%{</code>,
  * verbatim, exactly as written. Heredocs ({@code <<EOF}, {@code <<-EOF}) become string tokens with their
  * text taken raw. Pure; throws only {@link HclSyntaxException}.
  */

@@ -1,0 +1,103 @@
+package io.drover.core.config;
+
+import io.drover.core.spec.parse.tree.Field;
+import io.drover.core.spec.parse.tree.MapReader;
+import io.drover.core.spec.parse.tree.Node;
+import io.drover.core.spec.parse.tree.TreeProblem;
+import io.drover.core.spec.parse.tree.Vocabulary;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Builds and validates an {@link AgentConfig} from a config file's neutral tree (contract §4): the schema,
+ * defaults and checks of the agent config live here. Pure; the first problem found is thrown.
+ */
+final class AgentConfigMapper {
+    private static final List<String> ROOT_KEYS =
+            List.of("data_dir", "plugin_dir", "log_level", "bind_addr", "ports", "client", "acl");
+    private static final List<String> CLIENT_KEYS = List.of("gc_interval", "gc_max_allocs",
+            "gc_disk_usage_threshold", "gc_inode_usage_threshold", "gc_parallel_destroys", "gc_kill_policy",
+            "max_kill_timeout", "record_retention");
+    private static final List<String> LOG_LEVELS = List.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR");
+
+    private AgentConfigMapper() {}
+
+    /** @param baseDir directory that relative paths are resolved against (the config file's) */
+    static AgentConfig map(Node.Mapping root, Path baseDir) throws TreeProblem {
+        AgentConfig d = AgentConfig.defaults();
+        MapReader r = MapReader.open(root, "", Vocabulary.AS_WRITTEN, ROOT_KEYS, List.of("plugin"));
+        Path dataDir = path(r, "data_dir", baseDir);
+        Path pluginDir = path(r, "plugin_dir", baseDir);
+        String level = r.string("log_level", d.logLevel());
+        String logLevel = level.toUpperCase(Locale.ROOT);
+        if (!LOG_LEVELS.contains(logLevel)) {
+            throw r.problem("log_level", "must be one of " + String.join(", ", LOG_LEVELS) + ", found \"" + level + "\"");
+        }
+        String bindAddr = r.string("bind_addr", d.bindAddr());
+        if (bindAddr.isBlank()) {
+            throw r.problem("bind_addr", "must not be empty");
+        }
+        MapReader ports = r.child("ports", List.of("http"), List.of());
+        int http = ports == null ? d.httpPort() : (int) ports.integer("http", d.httpPort(), 1, 65535);
+        ClientConfig client = client(r.child("client", CLIENT_KEYS, List.of()), d.client());
+        MapReader acl = r.child("acl", List.of("token"), List.of());
+        String token = acl == null ? null : acl.string("token", null);
+        return new AgentConfig(dataDir, pluginDir, logLevel, bindAddr, http, client, plugins(r), token);
+    }
+
+    private static Path path(MapReader r, String key, Path baseDir) throws TreeProblem {
+        String text = r.string(key, null);
+        if (text == null) {
+            return null;
+        }
+        if (text.isBlank()) {
+            throw r.problem(key, "must not be empty");
+        }
+        try {
+            return baseDir.resolve(Path.of(text)).toAbsolutePath().normalize();
+        } catch (InvalidPathException e) {
+            throw r.problem(key, "not a valid path: " + e.getReason());
+        }
+    }
+
+    private static ClientConfig client(MapReader r, ClientConfig d) throws TreeProblem {
+        if (r == null) {
+            return d;
+        }
+        Duration gcInterval = r.duration("gc_interval", d.gcInterval(), true);
+        int maxAllocs = (int) r.integer("gc_max_allocs", d.gcMaxAllocs(), 1, Integer.MAX_VALUE);
+        int disk = (int) r.integer("gc_disk_usage_threshold", d.gcDiskUsageThreshold(), 0, 100);
+        int inode = (int) r.integer("gc_inode_usage_threshold", d.gcInodeUsageThreshold(), 0, 100);
+        int parallel = (int) r.integer("gc_parallel_destroys", d.gcParallelDestroys(), 1, Integer.MAX_VALUE);
+        String policyName = r.string("gc_kill_policy", d.gcKillPolicy().wireName());
+        GcKillPolicy policy = GcKillPolicy.fromWire(policyName).orElseThrow(() -> r.problem("gc_kill_policy",
+                "must be preserve_states or kill_poststop, found \"" + policyName + "\""));
+        Duration maxKill = r.duration("max_kill_timeout", d.maxKillTimeout(), true);
+        Duration retention = r.duration("record_retention", d.recordRetention(), true);
+        return new ClientConfig(gcInterval, maxAllocs, disk, inode, parallel, policy, maxKill, retention);
+    }
+
+    private static Map<String, Map<String, Object>> plugins(MapReader r) throws TreeProblem {
+        Map<String, Map<String, Object>> plugins = new LinkedHashMap<>();
+        Map<String, Integer> lines = new LinkedHashMap<>();
+        for (Field f : r.all("plugin")) {
+            if (!(f.value() instanceof Node.Mapping block) || block.labels().size() != 1) {
+                throw new TreeProblem(f.line(), "plugin", "takes exactly one label, the driver name: plugin \"raw_exec\" { ... }");
+            }
+            String name = block.labels().get(0);
+            String path = "plugin \"" + name + "\"";
+            Integer first = lines.putIfAbsent(name, f.line());
+            if (first != null) {
+                throw new TreeProblem(f.line(), path, "plugin configured more than once (first at line " + first + ")");
+            }
+            MapReader plugin = MapReader.open(block, path, r.vocabulary(), List.of("config"), List.of());
+            plugins.put(name, plugin.anyMap("config"));
+        }
+        return plugins;
+    }
+}

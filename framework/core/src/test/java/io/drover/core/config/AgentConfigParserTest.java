@@ -1,0 +1,175 @@
+package io.drover.core.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class AgentConfigParserTest {
+    @TempDir
+    Path dir;
+
+    private Path write(String name, String text) throws IOException {
+        Path file = dir.resolve(name);
+        Files.writeString(file, text, StandardCharsets.UTF_8);
+        return file;
+    }
+
+    private static String contractConfig() throws IOException {
+        try (InputStream in = AgentConfigParserTest.class.getResourceAsStream("/config/contract_agent.hcl")) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    @Test
+    void theContractsConfigParses() throws Exception {
+        AgentConfig config = AgentConfigParser.parse(write("agent.hcl", contractConfig()));
+
+        assertThat(config.dataDir()).isEqualTo(Path.of("/var/lib/drover"));
+        assertThat(config.pluginDir()).as("relative to the config's folder").isEqualTo(dir.resolve("plugins"));
+        assertThat(config.logLevel()).isEqualTo("INFO");
+        assertThat(config.bindAddr()).isEqualTo("127.0.0.1");
+        assertThat(config.httpPort()).isEqualTo(4747);
+        assertThat(config.client()).isEqualTo(new ClientConfig(Duration.ofMinutes(1), 50, 80, 70, 2,
+                GcKillPolicy.PRESERVE_STATES, Duration.ofSeconds(30), Duration.ofHours(24)));
+        assertThat(config.plugins()).isEqualTo(Map.of("raw_exec", Map.of("enabled", true)));
+        assertThat(config.aclToken()).isNull();
+    }
+
+    @Test
+    void everyKeyAndSeveralPluginsInHcl() throws Exception {
+        AgentConfig config = AgentConfigParser.parse(write("agent.hcl", """
+                data_dir  = "state"
+                log_level = "debug"
+                client {
+                  gc_max_allocs            = 1
+                  gc_inode_usage_threshold = 90
+                  gc_kill_policy           = "kill_poststop"
+                  record_retention         = "1h"
+                }
+                plugin "raw_exec" {
+                  config {
+                    enabled = true
+                  }
+                }
+                plugin "java" {
+                  config {
+                    jvm_options = ["-Xmx64m"]
+                    limits { cpu = 2 }
+                  }
+                }
+                plugin "mock" {}
+                acl { token = "s3cret" }
+                """));
+
+        assertThat(config.dataDir()).isEqualTo(dir.resolve("state"));
+        assertThat(config.pluginDir()).isNull();
+        assertThat(config.logLevel()).isEqualTo("DEBUG");
+        assertThat(config.client().gcMaxAllocs()).isEqualTo(1);
+        assertThat(config.client().gcInodeUsageThreshold()).isEqualTo(90);
+        assertThat(config.client().gcKillPolicy()).isEqualTo(GcKillPolicy.KILL_POSTSTOP);
+        assertThat(config.client().recordRetention()).isEqualTo(Duration.ofHours(1));
+        assertThat(config.client().gcInterval()).as("default kept").isEqualTo(Duration.ofMinutes(1));
+        assertThat(config.plugins()).containsOnlyKeys("raw_exec", "java", "mock");
+        assertThat(config.plugins().get("java"))
+                .isEqualTo(Map.of("jvm_options", List.of("-Xmx64m"), "limits", Map.of("cpu", 2L)));
+        assertThat(config.plugins().get("mock")).isEmpty();
+        assertThat(config.aclToken()).isEqualTo("s3cret");
+    }
+
+    @Test
+    void jsonConfigIsTheSameAsHcl() throws Exception {
+        AgentConfig hcl = AgentConfigParser.parse(write("agent.hcl", contractConfig()));
+        AgentConfig json = AgentConfigParser.parse(write("agent.json", """
+                {
+                  "data_dir": "/var/lib/drover",
+                  "plugin_dir": "./plugins",
+                  "log_level": "INFO",
+                  "bind_addr": "127.0.0.1",
+                  "ports": {"http": 4747},
+                  "client": {
+                    "gc_interval": "1m",
+                    "gc_max_allocs": 50,
+                    "gc_disk_usage_threshold": 80,
+                    "gc_parallel_destroys": 2,
+                    "gc_kill_policy": "preserve_states",
+                    "max_kill_timeout": "30s",
+                    "record_retention": "24h"
+                  },
+                  "plugin": {"raw_exec": {"config": {"enabled": true}}}
+                }
+                """));
+        assertThat(json).isEqualTo(hcl);
+
+        AgentConfig listForm = AgentConfigParser.parse(write("list.json",
+                "{\"plugin\": [{\"raw_exec\": {\"config\": {\"enabled\": true}}}, {\"mock\": {}}]}"));
+        assertThat(listForm.plugins()).containsOnlyKeys("raw_exec", "mock");
+        assertThat(AgentConfigParser.parse(write("empty.json", "{}"))).isEqualTo(AgentConfig.defaults());
+    }
+
+    static Stream<Arguments> badConfigs() {
+        return Stream.of(
+                Arguments.of("a.hcl", "log_level = \"INFO\"\nclient {\n  gc_intervall = \"1m\"\n}\n", 3,
+                        "a.hcl:3: client > gc_intervall: unknown key (allowed: gc_interval, gc_max_allocs,"),
+                Arguments.of("a.hcl", "server {\n  enabled = true\n}\n", 1,
+                        "a.hcl:1: server: unknown key (allowed: data_dir, plugin_dir, log_level,"),
+                Arguments.of("a.hcl", "client {\n  gc_interval = \"1 minute\"\n}\n", 2,
+                        "a.hcl:2: client > gc_interval: unknown unit"),
+                Arguments.of("a.hcl", "client {\n  max_kill_timeout = \"0s\"\n}\n", 2,
+                        "a.hcl:2: client > max_kill_timeout: must be positive"),
+                Arguments.of("a.hcl", "client {\n\n  gc_kill_policy = \"kill_all\"\n}\n", 3,
+                        "a.hcl:3: client > gc_kill_policy: must be preserve_states or kill_poststop, found \"kill_all\""),
+                Arguments.of("a.hcl", "client {\n  gc_disk_usage_threshold = 180\n}\n", 2,
+                        "a.hcl:2: client > gc_disk_usage_threshold: must be at most 100 (got 180)"),
+                Arguments.of("a.hcl", "log_level = \"LOUD\"\n", 1, "a.hcl:1: log_level: must be one of TRACE, DEBUG,"),
+                Arguments.of("a.hcl", "ports {\n  http = 70000\n}\n", 2, "a.hcl:2: ports > http: must be at most 65535"),
+                Arguments.of("a.hcl", "ports {\n  rpc = 4647\n}\n", 2, "a.hcl:2: ports > rpc: unknown key (allowed: http)"),
+                Arguments.of("a.hcl", "plugin \"a\" {\n}\nplugin \"a\" {\n}\n", 3,
+                        "a.hcl:3: plugin \"a\": plugin configured more than once (first at line 1)"),
+                Arguments.of("a.hcl", "plugin {\n}\n", 1, "a.hcl:1: plugin: takes exactly one label"),
+                Arguments.of("a.hcl", "plugin \"a\" {\n  args = []\n}\n", 2,
+                        "a.hcl:2: plugin \"a\" > args: unknown key (allowed: config)"),
+                Arguments.of("a.hcl", "data_dir = 5\n", 1, "a.hcl:1: data_dir: must be a string, found an integer"),
+                Arguments.of("a.hcl", "acl {\n  token = true\n}\n", 2, "a.hcl:2: acl > token: must be a string"),
+                Arguments.of("a.hcl", "data_dir = \"x\n", 1, "a.hcl:1: unterminated string"),
+                Arguments.of("a.json", "{\n  \"client\": {\"gc_max_allocs\": 0}\n}", 2,
+                        "a.json:2: client > gc_max_allocs: must be at least 1 (got 0)"),
+                Arguments.of("a.json", "{\n  \"DataDir\": \"/x\"\n}", 2, "a.json:2: DataDir: unknown key"),
+                Arguments.of("a.json", "{\n  \"plugin\": 3\n}", 2, "a.json:2: plugin: must be an object of plugins"),
+                Arguments.of("a.hcl", "", 0, "a.hcl: empty file"));
+    }
+
+    @ParameterizedTest(name = "{3}")
+    @MethodSource("badConfigs")
+    void badConfigsNameTheKeyAndLine(String name, String text, int line, String expected) throws Exception {
+        Path file = write(name, text);
+        Throwable thrown = catchThrowable(() -> AgentConfigParser.parse(file));
+
+        assertThat(thrown).isExactlyInstanceOf(ConfigException.class);
+        ConfigException e = (ConfigException) thrown;
+        assertThat(e.getMessage()).isEqualTo(file + e.getMessage().substring(file.toString().length()))
+                .contains(expected.substring(name.length()));
+        assertThat(e.getMessage()).startsWith(file.toString() + (line > 0 ? ":" + line + ": " : ": "));
+        assertThat(e.line()).isEqualTo(line);
+    }
+
+    @Test
+    void aMissingFileIsAConfigException() {
+        Path missing = dir.resolve("nope.hcl");
+        assertThat(catchThrowable(() -> AgentConfigParser.parse(missing)))
+                .isExactlyInstanceOf(ConfigException.class).hasMessageStartingWith(missing + ": cannot read the file");
+    }
+}

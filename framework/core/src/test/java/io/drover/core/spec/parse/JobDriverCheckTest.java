@@ -1,0 +1,77 @@
+package io.drover.core.spec.parse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.drover.core.spec.Job;
+import io.drover.driver.api.ConfigProblem;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class JobDriverCheckTest {
+    private static final String JOB = """
+            job "j" {
+              group "g" {
+                task "ok" {
+                  driver = "mock"
+                  config {
+                    run_for = "1s"
+                  }
+                }
+                task "bad-config" {
+                  driver = "mock"
+                  config {
+                    run_for = 5
+                    exit_code = "zero"
+                  }
+                }
+                task "unknown" {
+                  driver = "docker"
+                }
+              }
+            }
+            """;
+
+    private static final FakeDrivers DRIVERS = new FakeDrivers()
+            .with("raw_exec", config -> List.of())
+            .with("mock", config -> {
+                if (config.get("run_for") instanceof String) {
+                    return List.of();
+                }
+                return List.of(new ConfigProblem("run_for", "must be a duration like \"5s\""),
+                        new ConfigProblem("exit_code", "must be an integer"));
+            });
+
+    @Test
+    void reportsUnknownDriversAndEachConfigProblemWithTheTasksLine() throws Exception {
+        Job job = JobFileParser.parse("j.hcl", JOB.getBytes(StandardCharsets.UTF_8));
+
+        List<JobFileException> problems = JobDriverCheck.check(job, DRIVERS);
+
+        assertThat(problems).extracting(JobFileException::getMessage).containsExactly(
+                "j.hcl:9: job \"j\" > group \"g\" > task \"bad-config\" > config > run_for: must be a duration like \"5s\"",
+                "j.hcl:9: job \"j\" > group \"g\" > task \"bad-config\" > config > exit_code: must be an integer",
+                "j.hcl:16: job \"j\" > group \"g\" > task \"unknown\" > driver: unknown driver \"docker\" (loaded: mock, raw_exec)");
+        assertThat(problems).extracting(JobFileException::line).containsExactly(9, 9, 16);
+    }
+
+    @Test
+    void aValidJobHasNoProblems() throws Exception {
+        Job job = JobFileParser.parse("j.hcl", JOB.replace("run_for = 5", "run_for = \"5s\"")
+                .replace("docker", "raw_exec").getBytes(StandardCharsets.UTF_8));
+
+        assertThat(JobDriverCheck.check(job, DRIVERS)).isEmpty();
+    }
+
+    @Test
+    void aDriverThatThrowsWhileValidatingIsAProblemNotACrash() throws Exception {
+        Job job = JobFileParser.parse("j.hcl", JOB.getBytes(StandardCharsets.UTF_8));
+        FakeDrivers broken = new FakeDrivers().with("mock", config -> {
+            throw new IllegalStateException("boom");
+        });
+
+        assertThat(JobDriverCheck.check(job, broken)).extracting(JobFileException::getMessage).contains(
+                "j.hcl:3: job \"j\" > group \"g\" > task \"ok\" > config: driver mock failed to check the config: boom",
+                "j.hcl:16: job \"j\" > group \"g\" > task \"unknown\" > driver: unknown driver \"docker\" (loaded: mock)");
+    }
+}

@@ -1,0 +1,59 @@
+package io.drover.core.spec.parse;
+
+import static io.drover.core.spec.parse.JobFileParserTest.resource;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.drover.core.spec.Job;
+import io.drover.core.spec.Task;
+import io.drover.core.spec.TaskGroup;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The JSON front end (Nomad's API shape) builds the same records as the HCL one. */
+class JsonJobTwinTest {
+
+    /** The job without what must differ between two files: the source name and the lines. */
+    static Job comparable(Job job) {
+        List<TaskGroup> groups = job.groups().stream().map(g -> new TaskGroup(g.name(), g.count(), g.restart(),
+                g.maxRuntime(), g.tasks().stream().map(JsonJobTwinTest::comparable).toList(), 0)).toList();
+        return new Job(job.id(), job.name(), job.type(), job.datacenters(), groups, "");
+    }
+
+    private static Task comparable(Task t) {
+        return new Task(t.name(), t.driver(), t.config(), t.env(), t.leader(), t.lifecycle(), t.killTimeout(),
+                t.killSignal(), t.shutdownDelay(), t.maxRuntime(), t.logs(), t.restart(), 0);
+    }
+
+    @Test
+    void theContractExampleInJsonEqualsItsHcl() throws Exception {
+        Job hcl = JobFileParser.parse("example.hcl", resource("contract_example.hcl"));
+        Job json = JobFileParser.parse("example.json", resource("contract_example.json"));
+
+        assertThat(comparable(json)).isEqualTo(comparable(hcl));
+        assertThat(json.source()).isEqualTo("example.json");
+        assertThat(json.groups().get(0).tasks().get(0).line()).isEqualTo(13);
+        assertThat(json.groups().get(0).tasks().get(0).config().keySet()).containsExactly("command", "args");
+    }
+
+    @Test
+    void aBareJobObjectAndAnUnwrappedSeedParseToo() throws Exception {
+        String bare = """
+                {"ID": "example", "Datacenters": ["dc1"], "Type": "batch",
+                 "TaskGroups": [{"Name": "test-group", "Tasks": [
+                   {"Name": "test-task", "Driver": "raw_exec", "Config": {"command": "echo", "args": ["foo"]}},
+                   {"Name": "poststop", "Driver": "raw_exec", "Lifecycle": {"Hook": "poststop", "Sidecar": false},
+                    "Config": {"command": "echo", "args": ["bar"]}}]}]}
+                """;
+        Job json = JobFileParser.parse("seed.json", bare.getBytes(StandardCharsets.UTF_8));
+        Job hcl = JobFileParser.parse("seed.hcl", resource("seed_job_spec.hcl"));
+
+        assertThat(comparable(json)).isEqualTo(comparable(hcl));
+    }
+
+    @Test
+    void jsonIsRecognisedByItsFirstCharacterWhateverTheName() throws Exception {
+        Job job = JobFileParser.parse("job.nomad", resource("contract_example.json"));
+        assertThat(job.id()).isEqualTo("example");
+    }
+}
