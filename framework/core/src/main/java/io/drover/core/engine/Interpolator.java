@@ -8,7 +8,7 @@ import java.util.Map;
 /**
  * Replaces {@code ${NAME}} references in task config and env with values from the task's environment, as
  * Nomad does for its runtime variables. {@code ${env["NAME"]}} is accepted too. A reference to an unknown
- * name is left as written. Pure.
+ * name is left as written; <code>$${</code> is a literal <code>${</code>. Pure.
  */
 final class Interpolator {
     private final Map<String, String> vars;
@@ -18,13 +18,22 @@ final class Interpolator {
     }
 
     String apply(String s) {
-        int start = s.indexOf("${");
-        if (start < 0) {
+        if (s.indexOf("${") < 0) {
             return s;
         }
         StringBuilder out = new StringBuilder(s.length());
         int i = 0;
-        while (start >= 0) {
+        while (i < s.length()) {
+            int start = s.indexOf("${", i);
+            if (start < 0) {
+                break;
+            }
+            if (start > 0 && s.charAt(start - 1) == '$') {
+                // "$${" is HCL's escape for a literal "${"
+                out.append(s, i, start - 1).append("${");
+                i = start + 2;
+                continue;
+            }
             int end = s.indexOf('}', start + 2);
             if (end < 0) {
                 break;
@@ -38,7 +47,6 @@ final class Interpolator {
             String value = vars.get(name);
             out.append(value != null ? value : s.substring(start, end + 1));
             i = end + 1;
-            start = s.indexOf("${", i);
         }
         out.append(s.substring(i));
         return out.toString();
