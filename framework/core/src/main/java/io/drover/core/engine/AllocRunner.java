@@ -62,6 +62,7 @@ final class AllocRunner implements TaskRunnerHost {
     private final Executor serial;
     private final AllocDirs dirs;
     private final Consumer<AllocationState> publisher;
+    private final io.drover.core.store.StateStore store;
     private final List<TaskRunner> runners = new ArrayList<>();
     private final CompletableFuture<AllocationState> terminal = new CompletableFuture<>();
     private final long createTime;
@@ -76,8 +77,13 @@ final class AllocRunner implements TaskRunnerHost {
     private boolean reconcileAgain;
     private volatile AllocationState snapshot;
 
+    /**
+     * @param createTime unix nanos of a recorded allocation, or -1 for a new one (now)
+     * @param store where every change is persisted before it is published; null: publish at once (drover run)
+     */
     AllocRunner(String id, Job job, TaskGroup group, int index, EngineConfig config, DriverCatalog drivers,
-            EngineRuntime runtime, Consumer<AllocationState> publisher) {
+            EngineRuntime runtime, io.drover.core.store.StateStore store, Consumer<AllocationState> publisher,
+            long createTime) {
         this.id = id;
         this.job = job;
         this.group = group;
@@ -92,7 +98,8 @@ final class AllocRunner implements TaskRunnerHost {
         });
         this.dirs = AllocDirs.of(config.dataDir(), id);
         this.publisher = publisher;
-        this.createTime = Nanos.of(timers.now());
+        this.store = store;
+        this.createTime = createTime >= 0 ? createTime : Nanos.of(timers.now());
         boolean restartOnSuccess = job.type() == JobType.SERVICE;
         for (Task task : group.tasks()) {
             runners.add(new TaskRunner(task, this, restartOnSuccess));
@@ -378,11 +385,103 @@ final class AllocRunner implements TaskRunnerHost {
         }
         dirty = false;
         AllocationState next = buildSnapshot();
+        boolean done = phase == Phase.DONE;
+        if (store == null) {
+            publish(next, done);
+            return;
+        }
+        try {
+            store.persist(next, () -> serialExecutor.execute(() -> publish(next, done)));
+        } catch (IllegalStateException e) {
+            // The store failed (an fsync that failed cannot be retried): nothing more can be recorded, and a
+            // state that is not on disk is never shown. The agent treats this as fatal.
+            LOG.error("allocation {}: state not recorded, the state store failed: {}", id, e.getMessage());
+        }
+    }
+
+    /** Persist, then publish: readers and listeners only ever see durable states. */
+    private void publish(AllocationState next, boolean done) {
         snapshot = next;
         publisher.accept(next);
-        if (phase == Phase.DONE && !terminal.isDone()) {
+        if (done && !terminal.isDone()) {
             terminal.complete(next);
         }
+    }
+
+    @Override
+    public void taskHandle(TaskRunner runner, io.drover.driver.api.TaskHandle handle) {
+        if (store == null) {
+            return;
+        }
+        try {
+            store.putHandle(id, runner.name(), handle == null ? Map.of() : Handles.toMap(handle), null);
+        } catch (IllegalStateException e) {
+            LOG.error("allocation {}: handle of {} not recorded, the state store failed: {}", id, runner.name(),
+                    e.getMessage());
+        }
+    }
+
+    /**
+     * Resumes an allocation a previous agent recorded: dead tasks stay as they were; live ones are re-attached
+     * from their persisted handles or marked {@code Not Recovered} (failed, exit unknown). Then the lifecycle
+     * continues from where the record says it was: a terminal allocation stays as it is, the others go on
+     * (a lost task fails the allocation, so the others are stopped and poststop tasks run).
+     */
+    void resume(AllocationState stored, Map<String, Map<String, String>> handles) {
+        snapshot = stored;
+        serial.execute(() -> {
+            for (TaskRunner r : runners) {
+                TaskState s = stored.taskStates().get(r.name());
+                if (s != null) {
+                    r.restore(s);
+                }
+            }
+            desired = stored.desiredStatus();
+            if (stored.clientStatus().terminal()) {
+                phase = Phase.DONE;
+                publish(stored, true);
+                return;
+            }
+            for (TaskRunner r : runners) {
+                if (r.dead()) {
+                    continue;
+                }
+                Map<String, String> handle = handles.get(r.name());
+                if (handle != null && !handle.isEmpty()) {
+                    r.recover(Handles.fromMap(handle));
+                } else if (r.everStarted() || r.state().events().stream()
+                        .anyMatch(e -> e.type() == io.drover.core.event.TaskEventType.TASK_SETUP)) {
+                    r.lost("no handle was recorded for its run");
+                }
+            }
+            phase = resumePhase();
+            if (phase == Phase.STOPPING) {
+                stopStages = List.of();
+                stopStage = 0;
+            }
+            dirty = true;
+            reconcile();
+        });
+    }
+
+    private Phase resumePhase() {
+        boolean poststopStarted = of(TaskKind.POSTSTOP).anyMatch(r -> r.everStarted() || r.dead());
+        boolean mainStarted = of(TaskKind.MAIN).anyMatch(r -> r.everStarted() || r.dead());
+        poststartLaunched = of(TaskKind.POSTSTART).anyMatch(TaskRunner::everStarted)
+                || of(TaskKind.POSTSTART_SIDECAR).anyMatch(TaskRunner::everStarted);
+        if (poststopStarted || desired == DesiredStatus.STOP) {
+            return Phase.STOPPING;
+        }
+        if (mainStarted) {
+            return Phase.MAIN;
+        }
+        for (TaskRunner r : runners) {
+            if ((r.kind() == TaskKind.PRESTART || r.kind() == TaskKind.PRESTART_SIDECAR)
+                    && r.step() == TaskRunner.Step.NOT_STARTED) {
+                r.start();
+            }
+        }
+        return Phase.PRESTART;
     }
 
     private AllocationState buildSnapshot() {

@@ -4,6 +4,7 @@ import io.drover.core.driver.DriverCatalog;
 import io.drover.core.spec.Job;
 import io.drover.core.spec.TaskGroup;
 import io.drover.core.state.AllocationState;
+import io.drover.core.store.StateStore;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -31,18 +32,53 @@ public final class Engine implements AutoCloseable {
     private final Map<String, AllocRunner> allocs = new ConcurrentHashMap<>();
     private final List<AllocationListener> listeners = new CopyOnWriteArrayList<>();
     private final Supplier<String> ids;
+    private final StateStore store;
     private volatile boolean closed;
 
+    /** An engine that keeps state in memory only ({@code drover run}). */
     public Engine(EngineConfig config, DriverCatalog drivers, EngineRuntime runtime) {
-        this(config, drivers, runtime, () -> UUID.randomUUID().toString());
+        this(config, drivers, runtime, null, () -> UUID.randomUUID().toString());
     }
 
     /** @param ids allocation id source (tests use a deterministic one) */
     public Engine(EngineConfig config, DriverCatalog drivers, EngineRuntime runtime, Supplier<String> ids) {
+        this(config, drivers, runtime, null, ids);
+    }
+
+    /**
+     * @param store every change is persisted there before anyone can see it (persist, then publish); null keeps
+     *     state in memory only
+     * @param ids allocation id source
+     */
+    public Engine(EngineConfig config, DriverCatalog drivers, EngineRuntime runtime, StateStore store,
+            Supplier<String> ids) {
         this.config = config;
         this.drivers = drivers;
         this.runtime = runtime;
+        this.store = store;
         this.ids = ids;
+    }
+
+    /**
+     * Resumes every allocation the store recorded (agent start): terminal ones are kept as they are; live tasks
+     * are re-attached through their drivers or marked {@code Not Recovered}. Call once, before {@link #submit}.
+     *
+     * @return how many allocations were resumed
+     */
+    public int restore() {
+        if (store == null) {
+            return 0;
+        }
+        List<AllocationState> stored = store.load();
+        for (AllocationState s : stored) {
+            TaskGroup group = s.job().group(s.taskGroup()).orElseThrow(() -> new IllegalStateException(
+                    "stored allocation " + s.id() + " names group " + s.taskGroup() + " missing from its job"));
+            AllocRunner runner = new AllocRunner(s.id(), s.job(), group, s.index(), config, drivers, runtime, store,
+                    this::publish, s.createTime());
+            allocs.put(s.id(), runner);
+            runner.resume(s, store.handles(s.id()));
+        }
+        return stored.size();
     }
 
     /**
@@ -57,7 +93,8 @@ public final class Engine implements AutoCloseable {
         List<AllocRunner> created = new ArrayList<>();
         for (TaskGroup group : job.groups()) {
             for (int i = 0; i < group.count(); i++) {
-                AllocRunner runner = new AllocRunner(ids.get(), job, group, i, config, drivers, runtime, this::publish);
+                AllocRunner runner = new AllocRunner(ids.get(), job, group, i, config, drivers, runtime, store,
+                        this::publish, -1);
                 allocs.put(runner.id(), runner);
                 created.add(runner);
             }

@@ -199,12 +199,23 @@ final class TaskRunner {
         }
         step = Step.RUNNING;
         runStartedAt = host.timers().now();
+        host.taskHandle(this, handle);
         state = new TaskState(TaskLifeState.RUNNING, state.failed(), state.restarts(), state.lastRestart(),
                 runStartedAt, null, state.events());
         record(TaskEvents.started(now()));
+        watchRun(thisRun);
+        host.taskChanged(this, true);
+        if (killRequested) {
+            beginKill();
+        }
+    }
+
+    /** Arms max_runtime from the run's start (persisted, so a restart neither resets nor loses it) and awaits the exit. */
+    private void watchRun(int thisRun) {
         Duration limit = task.maxRuntime();
         if (limit != null) {
-            maxRuntimeTimer = host.timers().schedule(limit,
+            Duration left = limit.minus(Duration.between(runStartedAt, host.timers().now()));
+            maxRuntimeTimer = host.timers().schedule(left,
                     () -> host.serial().execute(() -> onMaxRuntime(thisRun, limit)));
         }
         CompletionStage<ExitResult> exit;
@@ -214,10 +225,6 @@ final class TaskRunner {
             exit = java.util.concurrent.CompletableFuture.failedFuture(e);
         }
         exit.whenComplete((result, e) -> host.serial().execute(() -> onExited(thisRun, result, e)));
-        host.taskChanged(this, true);
-        if (killRequested) {
-            beginKill();
-        }
     }
 
     private void onExited(int thisRun, ExitResult result, Throwable err) {
@@ -239,6 +246,7 @@ final class TaskRunner {
         } catch (RuntimeException e) {
             LOG.warn("driver {} failed to destroy task {}", task.driver(), runTaskId, e);
         }
+        host.taskHandle(this, null);
         if (killRequested) {
             record(TaskEvents.killed(now(), ""));
             toDead(maxRuntimeExceeded);
@@ -279,6 +287,60 @@ final class TaskRunner {
         Duration actual = Duration.between(runStartedAt, host.timers().now());
         record(TaskEvents.maxRuntimeExceeded(now(), limit, actual));
         kill("exceeded max_runtime of " + io.drover.core.event.GoDuration.format(limit));
+    }
+
+    /**
+     * Takes the state a previous agent recorded. A dead task stays dead; any other is NOT_STARTED until the
+     * allocation {@linkplain #recover recovers} it, {@linkplain #lost marks it lost} or starts it. Run numbers
+     * continue after the recorded runs so new task ids never collide with old ones.
+     */
+    void restore(TaskState stored) {
+        state = stored;
+        step = stored.state() == io.drover.core.state.TaskLifeState.DEAD ? Step.DEAD : Step.NOT_STARTED;
+        setupDone = stored.events().stream()
+                .anyMatch(e -> e.type() == io.drover.core.event.TaskEventType.TASK_SETUP);
+        run = (int) stored.events().stream()
+                .filter(e -> e.type() == io.drover.core.event.TaskEventType.STARTED).count() + 1;
+    }
+
+    /**
+     * Re-attaches to the run a previous agent started, from its persisted handle. On failure the task is
+     * {@linkplain #lost lost}.
+     */
+    void recover(TaskHandle handle) {
+        driver = host.driver(task.driver()).orElse(null);
+        if (driver == null) {
+            lost("driver \"" + task.driver() + "\" is not loaded");
+            return;
+        }
+        if (!driver.capabilities().recover()) {
+            lost("driver \"" + task.driver() + "\" cannot re-attach to tasks");
+            return;
+        }
+        TaskHandle recovered;
+        try {
+            recovered = driver.recover(handle);
+        } catch (DriverException | RuntimeException e) {
+            lost(e.getMessage() == null ? e.toString() : e.getMessage());
+            return;
+        }
+        run++;
+        runTaskId = recovered.taskId();
+        runStartedAt = io.drover.core.time.Nanos.toInstant(recovered.startedAtNanos());
+        step = Step.RUNNING;
+        host.taskHandle(this, recovered);
+        watchRun(run);
+        host.taskChanged(this, true);
+    }
+
+    /** A task that was live when the previous agent died and cannot be re-attached: failed, with the reason. */
+    void lost(String reason) {
+        if (step == Step.DEAD) {
+            return;
+        }
+        record(TaskEvents.notRecovered(now(), reason));
+        host.taskHandle(this, null);
+        toDead(true);
     }
 
     /**

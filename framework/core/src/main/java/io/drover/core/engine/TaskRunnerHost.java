@@ -29,6 +29,12 @@ interface TaskRunnerHost {
     /** Nomad's runtime variables of a task plus what the allocation adds (poststop result variables). */
     Map<String, String> runtimeEnv(Task task);
 
+    /**
+     * The handle of the task's current run (what a later agent needs to re-attach), or null once the run ended.
+     * The host persists it.
+     */
+    void taskHandle(TaskRunner runner, io.drover.driver.api.TaskHandle handle);
+
     /** A task's state changed; {@code transition} when its step changed (the allocation re-evaluates). */
     void taskChanged(TaskRunner runner, boolean transition);
 }

@@ -22,6 +22,8 @@ public enum TaskEventType {
     DRIVER_MESSAGE("Driver"),
     // Drover's own:
     MAX_RUNTIME_EXCEEDED("Max Runtime Exceeded"),
+    /** The agent restarted and could not re-attach to a task that was live: its end is unknown. */
+    NOT_RECOVERED("Not Recovered"),
     GARBAGE_COLLECTED("Garbage Collected");
 
     private final String wireName;

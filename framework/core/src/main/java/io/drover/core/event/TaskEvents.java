@@ -146,6 +146,14 @@ public final class TaskEvents {
                 details, "", true, "", "", "", 0, 0, "", 0, "", 0, "", "", "");
     }
 
+    /** A live task the restarted agent could not re-attach to: never a made-up exit code. */
+    public static TaskEvent notRecovered(long time, String reason) {
+        String display = "Agent restarted and could not re-attach to the task (" + reason
+                + "); its exit is unknown";
+        return new TaskEvent(TaskEventType.NOT_RECOVERED, time, display, Map.of("reason", reason), "", true, "",
+                "", "", 0, 0, "", 0, "", 0, "", "", "");
+    }
+
     private static TaskEvent with(TaskEvent e, String message) {
         return new TaskEvent(e.type(), e.time(), e.displayMessage(), e.details(), message, e.failsTask(),
                 e.restartReason(), e.setupError(), e.driverError(), e.exitCode(), e.signal(), e.killReason(),

@@ -33,12 +33,22 @@ final class VirtualEngine {
     final ManualExecutor executor = new ManualExecutor();
     final Engine engine;
     final List<AllocationState> published = new ArrayList<>();
+    private final CountingStore store;
 
     VirtualEngine(Path dataDir, TaskDriver driver) {
         this(dataDir, driver, Duration.ofSeconds(30));
     }
 
+    VirtualEngine(Path dataDir, TaskDriver driver, io.drover.core.store.StateStore store) {
+        this(dataDir, driver, Duration.ofSeconds(30), store);
+    }
+
     VirtualEngine(Path dataDir, TaskDriver driver, Duration maxKillTimeout) {
+        this(dataDir, driver, maxKillTimeout, null);
+    }
+
+    VirtualEngine(Path dataDir, TaskDriver driver, Duration maxKillTimeout, io.drover.core.store.StateStore real) {
+        this.store = real == null ? null : new CountingStore(real);
         try {
             driver.init(new DriverContext(Map.of(), timers, "test"));
         } catch (DriverException e) {
@@ -57,7 +67,8 @@ final class VirtualEngine {
         };
         AtomicInteger n = new AtomicInteger();
         engine = new Engine(new EngineConfig(dataDir, maxKillTimeout, GcKillPolicy.PRESERVE_STATES), catalog,
-                new EngineRuntime(timers, executor, null), () -> String.format("alloc-%04d", n.incrementAndGet()));
+                new EngineRuntime(timers, executor, null), this.store,
+                () -> String.format("alloc-%04d", n.incrementAndGet()));
         engine.addListener(published::add);
     }
 
@@ -68,11 +79,37 @@ final class VirtualEngine {
         return engine.terminal(id).join();
     }
 
+    /** Runs everything that is runnable now, waiting for the store's writer thread to publish what it holds. */
+    private void quiesce() {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            executor.drain();
+            if (store == null || store.outstanding() == 0) {
+                if (executor.drain() == 0) {
+                    return;
+                }
+                continue;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the store never called back");
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    /** Waits until the allocation's last state is durable and published. */
+    void awaitDurable(AllocationState state) {
+        quiesce();
+        if (!engine.allocation(state.id()).orElseThrow().equals(state)) {
+            throw new AssertionError("published state differs from the terminal one");
+        }
+    }
+
     /** Drains work, advancing the virtual clock timer by timer, until the condition holds. */
     void runUntil(BooleanSupplier done, Duration limit) {
         Instant deadline = timers.now().plus(limit);
         while (true) {
-            executor.drain();
+            quiesce();
             if (done.getAsBoolean()) {
                 return;
             }
