@@ -9,6 +9,8 @@ import java.util.Map;
  * @param dataDir null when unset ({@code drover run} then uses a temp dir)
  * @param pluginDir null when unset (the launcher's default, {@code plugins/dist})
  * @param plugins each {@code plugin "name" { config { ... } }} block: driver name to its config map
+ * @param aclToken {@code acl { token = "..." }}: when set, every HTTP API request must carry it; null when unset.
+ *     Kept as the last component so the parser's constructor calls only append to the argument list.
  */
 public record AgentConfig(
         Path dataDir,
@@ -17,13 +19,23 @@ public record AgentConfig(
         String bindAddr,
         int httpPort,
         ClientConfig client,
-        Map<String, Map<String, Object>> plugins) {
+        Map<String, Map<String, Object>> plugins,
+        String aclToken) {
 
     public AgentConfig {
         plugins = Map.copyOf(plugins);
+        if (aclToken != null && aclToken.isEmpty()) {
+            aclToken = null; // an empty token would protect nothing: treat it as unset
+        }
+    }
+
+    /** A config without an API token (the constructor callers had before {@code acl} existed). */
+    public AgentConfig(Path dataDir, Path pluginDir, String logLevel, String bindAddr, int httpPort,
+            ClientConfig client, Map<String, Map<String, Object>> plugins) {
+        this(dataDir, pluginDir, logLevel, bindAddr, httpPort, client, plugins, null);
     }
 
     public static AgentConfig defaults() {
-        return new AgentConfig(null, null, "INFO", "127.0.0.1", 4747, ClientConfig.defaults(), Map.of());
+        return new AgentConfig(null, null, "INFO", "127.0.0.1", 4747, ClientConfig.defaults(), Map.of(), null);
     }
 }
