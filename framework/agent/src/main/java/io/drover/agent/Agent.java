@@ -16,7 +16,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,6 +59,12 @@ public final class Agent implements AutoCloseable {
      * @throws AgentStartException with one line for the user: data_dir unusable, address in use, ...
      */
     public static Agent start(AgentConfig config, Runnable gcTrigger) throws AgentStartException {
+        return start(config, gcTrigger, () -> UUID.randomUUID().toString());
+    }
+
+    /** As {@link #start(AgentConfig, Runnable)} with the allocation ids taken from {@code allocIds} (tests). */
+    public static Agent start(AgentConfig config, Runnable gcTrigger, Supplier<String> allocIds)
+            throws AgentStartException {
         if (config.dataDir() == null) {
             throw new AgentStartException("data_dir is not set: the agent needs a directory for its state", null);
         }
@@ -67,7 +75,7 @@ public final class Agent implements AutoCloseable {
         DriverRegistry registry = loadDrivers(config, runtime);
         DriverCatalog catalog = registry != null ? registry : EMPTY;
         Engine engine = new Engine(new EngineConfig(dataDir, config.client().maxKillTimeout(),
-                config.client().gcKillPolicy()), catalog, runtime);
+                config.client().gcKillPolicy()), catalog, runtime, allocIds);
         JobRegistry jobs = new JobRegistry(engine);
         HttpApi http;
         try {

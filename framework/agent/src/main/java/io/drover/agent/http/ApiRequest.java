@@ -19,6 +19,11 @@ import java.util.Map;
 public final class ApiRequest {
     /** Largest request body accepted (1 MiB); a bigger one is refused with 413 after reading limit+1 bytes. */
     public static final int MAX_BODY_BYTES = 1 << 20;
+    /**
+     * How much of a refused body is read and dropped (never kept) before answering 413: closing a socket with
+     * unread input makes the kernel reset it, and the client would lose the 413. Past this, the reset it is.
+     */
+    static final long MAX_DISCARD_BYTES = 16L << 20;
 
     private final HttpExchange exchange;
     private final Map<String, String> pathParams;
@@ -74,7 +79,7 @@ public final class ApiRequest {
         if (declared != null) {
             try {
                 if (Long.parseLong(declared.trim()) > MAX_BODY_BYTES) {
-                    throw tooLarge();
+                    throw tooLarge(exchange.getRequestBody());
                 }
             } catch (NumberFormatException e) {
                 throw ApiException.badRequest("invalid Content-Length");
@@ -87,13 +92,20 @@ public final class ApiRequest {
         while ((n = in.read(buf, 0, (int) Math.min(buf.length, MAX_BODY_BYTES + 1L - out.size()))) > 0) {
             out.write(buf, 0, n);
             if (out.size() > MAX_BODY_BYTES) {
-                throw tooLarge();
+                throw tooLarge(in);
             }
         }
         return out.toByteArray();
     }
 
-    private static ApiException tooLarge() {
+    private ApiException tooLarge(InputStream rest) throws IOException {
+        long dropped = 0;
+        byte[] sink = new byte[8192];
+        int n;
+        while (dropped < MAX_DISCARD_BYTES && (n = rest.read(sink)) > 0) {
+            dropped += n;
+        }
+        exchange.getResponseHeaders().set("Connection", "close");
         return new ApiException(413, "request body is larger than " + MAX_BODY_BYTES + " bytes");
     }
 
