@@ -109,18 +109,19 @@ public final class ApiServer implements AutoCloseable {
         }
     }
 
-    /** Stops accepting, gives handlers in flight up to a second, then stops the handler threads. */
+    /**
+     * Lets handlers in flight finish (up to a second; new exchanges are refused meanwhile), then closes every
+     * connection. {@code HttpServer.stop(n)} is not used for the wait: on JDK 17 it always waits the full n s.
+     */
     @Override
     public void close() {
-        server.stop(1);
         executor.shutdown();
         try {
-            if (!executor.awaitTermination(2, TimeUnit.SECONDS)) {
-                executor.shutdownNow();
-            }
+            executor.awaitTermination(1, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
-            executor.shutdownNow();
             Thread.currentThread().interrupt();
         }
+        server.stop(0);
+        executor.shutdownNow();
     }
 }
