@@ -41,7 +41,11 @@ final class DirChecks {
                 return Optional.empty();
             }
         } catch (FileAlreadyExistsException e) {
-            throw new AgentStartException("data_dir " + dir + " exists and is not a directory", e);
+            if (dir.toString().equals(e.getFile())) {
+                throw new AgentStartException("data_dir " + dir + " exists and is not a directory", e);
+            }
+            throw new AgentStartException("cannot create data_dir " + dir + ": " + e.getFile()
+                    + " is not a directory", e);
         } catch (IOException | SecurityException e) {
             throw new AgentStartException("cannot create data_dir " + dir + ": " + reason(e), e);
         }

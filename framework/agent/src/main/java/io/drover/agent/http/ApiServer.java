@@ -26,6 +26,8 @@ public final class ApiServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ApiServer.class);
     static final int THREADS = 16;
     static final int QUEUE = 512;
+    /** Open connections the JDK server accepts at once (beyond: closed at accept), unless set in the JVM. */
+    static final int MAX_CONNECTIONS = 512;
 
     private final HttpServer server;
     private final ThreadPoolExecutor executor;
@@ -42,16 +44,16 @@ public final class ApiServer implements AutoCloseable {
     /**
      * Binds and starts serving. Sets {@code sun.net.httpserver.nodelay=true} (without it keep-alive requests
      * wait ~40 ms on Nagle + delayed ACK) and, unless set, a 30 s limit to receive a request's headers and
-     * body ({@code sun.net.httpserver.maxReqTime}) against slow senders; both must precede the JDK server's
-     * first use in this JVM.
+     * body ({@code sun.net.httpserver.maxReqTime}) against slow senders and at most {@value #MAX_CONNECTIONS}
+     * connections ({@code jdk.httpserver.maxConnections}); all must precede the JDK server's first use in this
+     * JVM. The JDK's own limits stay: 200 request headers of at most 384 KiB in all (larger: connection closed).
      *
      * @param aclToken null for no token check
      */
     public static ApiServer start(String bindAddr, int port, Router router, String aclToken) throws IOException {
         System.setProperty("sun.net.httpserver.nodelay", "true");
-        if (System.getProperty("sun.net.httpserver.maxReqTime") == null) {
-            System.setProperty("sun.net.httpserver.maxReqTime", "30");
-        }
+        setDefault("sun.net.httpserver.maxReqTime", "30");
+        setDefault("jdk.httpserver.maxConnections", String.valueOf(MAX_CONNECTIONS));
         AtomicInteger n = new AtomicInteger();
         ThreadPoolExecutor executor = new ThreadPoolExecutor(THREADS, THREADS, 60, TimeUnit.SECONDS,
                 new ArrayBlockingQueue<>(QUEUE), r -> {
@@ -65,6 +67,12 @@ public final class ApiServer implements AutoCloseable {
         server.createContext("/", api::dispatch);
         server.start();
         return api;
+    }
+
+    private static void setDefault(String property, String value) {
+        if (System.getProperty(property) == null) {
+            System.setProperty(property, value);
+        }
     }
 
     /** The bound port (the ephemeral one when started with port 0). */
