@@ -122,6 +122,11 @@ public final class Agent implements AutoCloseable {
         return "http://" + http.host() + ":" + http.port();
     }
 
+    /** Log follows streaming now (the API caps them; see {@code LogFollowers}). */
+    public int activeLogFollows() {
+        return http.activeLogFollows();
+    }
+
     public Engine engine() {
         return engine;
     }

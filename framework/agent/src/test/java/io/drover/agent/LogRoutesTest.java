@@ -7,12 +7,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayOutputStream;
+import java.net.Socket;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -105,6 +108,56 @@ class LogRoutesTest {
 
         String body = api.get("/v1/client/fs/logs/" + id + "?task=web&plain=true").body();
         assertThat(body).isEqualTo(SIX_LINES.substring(0, body.length())).doesNotContain("SECRET");
+    }
+
+    @Test
+    void aLogFolderReplacedByALinkIsRefused() throws Exception {
+        String id = chattyAlloc("10ms");
+        api.agent.engine().terminal(id).get(20, TimeUnit.SECONDS);
+        Path shared = api.agent.dataDir().resolve("alloc").resolve(id).resolve("alloc");
+        Path elsewhere = Files.createDirectories(tmp.resolve("elsewhere"));
+        Files.writeString(elsewhere.resolve("web.stdout.0"), "SECRET");
+        Files.move(shared.resolve("logs"), tmp.resolve("moved"));
+        Files.createSymbolicLink(shared.resolve("logs"), elsewhere);
+
+        TestAgent.Resp r = api.get("/v1/client/fs/logs/" + id + "?task=web&plain=true");
+        assertThat(r.status()).isEqualTo(403);
+        assertThat(r.body()).doesNotContain("SECRET");
+    }
+
+    @Test
+    void followsAreCappedAndADisconnectedFollowerFreesItsSlot() throws Exception {
+        String id = api.agent.jobs().register(batch("chatty", 1, task("web", "run_for", "1h",
+                "stdout_string", "x\n", "stdout_repeat", 100000, "stdout_repeat_duration", "10ms"))).placed().get(0)
+                .id();
+        Await.until("web running", () -> api.alloc(id).clientStatus().wireName().equals("running"));
+        String request = "GET /v1/client/fs/logs/" + id + "?task=web&follow=true&plain=true HTTP/1.1\r\nHost: x\r\n\r\n";
+        List<Socket> followers = new ArrayList<>();
+        try {
+            for (int i = 0; i < 64; i++) {
+                Socket s = new Socket("127.0.0.1", api.agent.httpPort());
+                followers.add(s);
+                s.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+                s.getOutputStream().flush();
+            }
+            Await.until("64 follows", () -> api.agent.activeLogFollows() == 64);
+            TestAgent.Resp over = api.get("/v1/client/fs/logs/" + id + "?task=web&follow=true&plain=true");
+            assertThat(over.status()).isEqualTo(429);
+            assertThat(over.error()).contains("64");
+
+            for (Socket s : followers) {
+                s.close();
+            }
+            // the task keeps writing, so each follower's next write fails and it lets go of its slot
+            Await.until("follows released", () -> api.agent.activeLogFollows() == 0);
+            TestAgent.Resp plain = api.get("/v1/client/fs/logs/" + id + "?task=web&plain=true");
+            assertThat(plain.status()).isEqualTo(200);
+            assertThat(plain.body()).startsWith("x\nx\n");
+        } finally {
+            for (Socket s : followers) {
+                s.close();
+            }
+        }
     }
 
     @Test

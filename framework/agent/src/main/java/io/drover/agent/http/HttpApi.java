@@ -51,6 +51,11 @@ public final class HttpApi implements AutoCloseable {
         return server.host();
     }
 
+    /** Log follows streaming now (at most {@value LogFollowers#MAX_FOLLOWERS}). */
+    public int activeLogFollows() {
+        return followers.count();
+    }
+
     @Override
     public void close() {
         followers.close();

@@ -14,8 +14,9 @@ import java.util.TreeMap;
 /**
  * Where a task's logs are and which files a log request may read: only regular files named
  * {@code <task>.<type>.<N>} directly inside {@code <data_dir>/alloc/<alloc>/alloc/logs}, never through a
- * symbolic link (the folder is writable by the allocation's tasks, so a task could plant one). Pure checks
- * plus directory reads; thread-safe.
+ * symbolic link (the folder is writable by the allocation's tasks, so a task could plant one, or replace a
+ * folder on the way by one: every listing checks the folder's real path). Pure checks plus directory reads;
+ * thread-safe.
  */
 final class LogFiles {
     static final Set<String> TYPES = Set.of("stdout", "stderr");
@@ -40,26 +41,31 @@ final class LogFiles {
     }
 
     /**
-     * The allocation's log folder, after checking that no part of it below the data dir is a symbolic link.
-     *
-     * @param allocId a known allocation's full id (never user input as typed)
-     * @throws ApiException 404 when the folder does not exist (yet, or any more)
+     * Where the allocation's log folder must be: below the data dir's real path, built from a known
+     * allocation's full id (never from user input as typed). It may not exist yet (a just placed allocation).
      */
-    static Path logDir(Path dataDir, String allocId) throws ApiException, IOException {
-        Path expected = dataDir.toAbsolutePath().normalize().resolve("alloc").resolve(allocId).resolve("alloc")
-                .resolve("logs");
-        if (!Files.isDirectory(expected)) {
-            throw ApiException.notFound("allocation " + allocId + " has no log folder");
+    static Path logDir(Path dataDir, String allocId) throws IOException {
+        return dataDir.toRealPath().resolve("alloc").resolve(allocId).resolve("alloc").resolve("logs");
+    }
+
+    /** A log folder that resolves elsewhere: some part of it was replaced by a symbolic link. */
+    static final class LinkedFolderException extends IOException {
+        LinkedFolderException(Path dir) {
+            super("the log folder " + dir + " is a link; refusing to follow it");
         }
-        Path real = expected.toRealPath();
-        if (!real.equals(dataDir.toRealPath().resolve("alloc").resolve(allocId).resolve("alloc").resolve("logs"))) {
-            throw new ApiException(403, "the log folder of allocation " + allocId + " is a link; refusing to follow it");
-        }
-        return real;
     }
 
     /** The task's files of one type, by rotation index ({@code .0} first). */
     static List<Indexed> list(Path logDir, String task, String type) throws IOException {
+        if (!Files.isDirectory(logDir, LinkOption.NOFOLLOW_LINKS)) {
+            if (Files.exists(logDir)) {
+                throw new LinkedFolderException(logDir);
+            }
+            return List.of(); // not created yet (or destroyed): nothing to read now
+        }
+        if (!logDir.toRealPath().equals(logDir)) {
+            throw new LinkedFolderException(logDir);
+        }
         String prefix = task + "." + type + ".";
         Map<Integer, Path> byIndex = new TreeMap<>();
         try (DirectoryStream<Path> files = Files.newDirectoryStream(logDir, prefix + "*")) {

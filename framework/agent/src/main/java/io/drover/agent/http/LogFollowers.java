@@ -67,6 +67,7 @@ final class LogFollowers implements AutoCloseable {
         }
     }
 
+    /** Follows streaming now. */
     int count() {
         return live.size();
     }

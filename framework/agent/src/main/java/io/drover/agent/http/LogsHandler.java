@@ -53,7 +53,11 @@ public final class LogsHandler {
         }
         Path logDir = LogFiles.logDir(dataDir, alloc.id());
         LogCursor cursor = new LogCursor(logDir, task, type);
-        cursor.seek(origin.equals("end"), offset);
+        try {
+            cursor.seek(origin.equals("end"), offset);
+        } catch (LogFiles.LinkedFolderException e) {
+            throw new ApiException(403, e.getMessage());
+        }
 
         if (!follow) {
             OutputStream out = req.startStream(200, LogStream.contentType(plain));
