@@ -55,7 +55,8 @@ public final class Agent implements AutoCloseable {
     /**
      * Starts an agent and returns once its API answers.
      *
-     * @param gcTrigger what {@code PUT /v1/system/gc} runs (on a server thread: it must only schedule work)
+     * @param gcTrigger what {@code PUT /v1/system/gc} runs (on a server thread: it must only schedule work);
+     *     null until GC exists: the request is then only logged
      * @throws AgentStartException with one line for the user: data_dir unusable, address in use, ...
      */
     public static Agent start(AgentConfig config, Runnable gcTrigger) throws AgentStartException {
@@ -68,6 +69,7 @@ public final class Agent implements AutoCloseable {
         if (config.dataDir() == null) {
             throw new AgentStartException("data_dir is not set: the agent needs a directory for its state", null);
         }
+        Runnable gc = gcTrigger != null ? gcTrigger : () -> {};
         Path dataDir = config.dataDir().toAbsolutePath().normalize();
         DirChecks.prepareDataDir(dataDir).ifPresent(LOG::warn);
 
@@ -80,7 +82,7 @@ public final class Agent implements AutoCloseable {
         HttpApi http;
         try {
             http = HttpApi.start(new HttpApi.Services(engine, jobs, catalog,
-                    () -> registry != null ? registry.drivers() : List.<DriverInfo>of(), dataDir, gcTrigger),
+                    () -> registry != null ? registry.drivers() : List.<DriverInfo>of(), dataDir, gc),
                     config.bindAddr(), config.httpPort(), config.aclToken());
         } catch (IOException | RuntimeException e) {
             engine.close();
@@ -93,7 +95,19 @@ public final class Agent implements AutoCloseable {
         }
         LOG.info("agent ready: API on http://{}:{}{}, data_dir {}, drivers {}", http.host(), http.port(),
                 config.aclToken() != null ? " (token required)" : "", dataDir, catalog.names());
+        if (config.aclToken() == null && !isLoopback(config.bindAddr())) {
+            LOG.warn("the API listens on {} without a token: anyone who reaches it can run jobs here; "
+                    + "set acl {{ token = \"...\" }} or bind_addr = \"127.0.0.1\"", config.bindAddr());
+        }
         return new Agent(runtime, registry, engine, jobs, http, dataDir);
+    }
+
+    private static boolean isLoopback(String addr) {
+        try {
+            return java.net.InetAddress.getByName(addr).isLoopbackAddress();
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
     }
 
     private static DriverRegistry loadDrivers(AgentConfig config, EngineRuntime runtime) {

@@ -7,7 +7,9 @@ import java.util.List;
 
 /**
  * Finds an allocation by its id or a unique prefix of it (as Nomad's CLI does): an exact id wins; a prefix
- * matching several allocations is a 400 that lists them (up to {@value #SHOWN}); none is a 404. Thread-safe.
+ * matching several allocations is a 400 that lists them (up to {@value #SHOWN}); none is a 404. Prefixes are
+ * looked up in the {@link JobRegistry}'s sorted id index, so an allocation submitted to the engine directly
+ * (not through the registry) is found by its full id only. Thread-safe.
  */
 final class AllocLookup {
     static final int SHOWN = 20;
