@@ -95,6 +95,14 @@ class AgentStartTest {
                         || t.getName().startsWith("drover-engine-")));
     }
 
+    @Test
+    void theTokenNeverShowsInTheConfigsToString() {
+        AgentConfig c = new AgentConfig(tmp, null, "INFO", "127.0.0.1", 0, ClientConfig.defaults(), Map.of(),
+                "very-secret");
+        assertThat(c.toString()).doesNotContain("very-secret").contains("<redacted>");
+        assertThat(AgentConfig.defaults().aclToken()).isNull();
+    }
+
     /** A bare client for an agent started without {@link TestAgent}. */
     private record TestAgentClient(Agent agent) {
         TestAgent.Resp get(String path) throws Exception {

@@ -31,9 +31,12 @@ final class JobJson {
         summary.put("JobID", e.job().id());
         summary.put("Summary", groups);
         m.put("JobSummary", summary);
-        m.put("Allocations", Map.of(
-                "Pending", counts.get(ClientStatus.PENDING), "Running", counts.get(ClientStatus.RUNNING),
-                "Complete", counts.get(ClientStatus.COMPLETE), "Failed", counts.get(ClientStatus.FAILED)));
+        Map<String, Long> allocs = new LinkedHashMap<>();
+        allocs.put("Pending", counts.get(ClientStatus.PENDING));
+        allocs.put("Running", counts.get(ClientStatus.RUNNING));
+        allocs.put("Complete", counts.get(ClientStatus.COMPLETE));
+        allocs.put("Failed", counts.get(ClientStatus.FAILED));
+        m.put("Allocations", allocs);
         return m;
     }
 

@@ -35,6 +35,14 @@ public record AgentConfig(
         this(dataDir, pluginDir, logLevel, bindAddr, httpPort, client, plugins, null);
     }
 
+    /** Like the record's, with the token redacted: configs end up in logs. */
+    @Override
+    public String toString() {
+        return "AgentConfig[dataDir=" + dataDir + ", pluginDir=" + pluginDir + ", logLevel=" + logLevel
+                + ", bindAddr=" + bindAddr + ", httpPort=" + httpPort + ", client=" + client + ", plugins="
+                + plugins.keySet() + ", aclToken=" + (aclToken == null ? "null" : "<redacted>") + "]";
+    }
+
     public static AgentConfig defaults() {
         return new AgentConfig(null, null, "INFO", "127.0.0.1", 4747, ClientConfig.defaults(), Map.of(), null);
     }
