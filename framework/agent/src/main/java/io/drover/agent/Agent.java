@@ -17,6 +17,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -155,7 +157,8 @@ public final class Agent implements AutoCloseable {
 
     /**
      * Graceful stop: closes the API (log follows end), shuts the engine down without killing anything, closes
-     * the drivers (which leave their tasks running) and stops the agent's threads. Idempotent.
+     * the drivers (which leave their tasks running) and stops the agent's threads, returning once the engine's
+     * workers are idle. Idempotent.
      */
     @Override
     public void close() {
@@ -170,7 +173,24 @@ public final class Agent implements AutoCloseable {
             registry.close();
         }
         closeQuietly(runtime);
+        awaitWorkers();
         LOG.info("agent stopped; {} task(s) left running for the next agent to re-attach", live);
+    }
+
+    /**
+     * Waits (up to 5 s) for the engine's workers to finish the action they were running, so that nothing
+     * writes into data_dir once close returns (a later agent, or a test's cleanup, may own it then).
+     */
+    private void awaitWorkers() {
+        if (runtime.executor() instanceof ExecutorService pool) {
+            try {
+                if (!pool.awaitTermination(5, TimeUnit.SECONDS)) {
+                    LOG.warn("engine workers still busy 5 s after shutdown");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     private static long liveTasks(AllocationState a) {

@@ -96,6 +96,16 @@ public final class JobRegistry {
         return Optional.of(stopped);
     }
 
+    /**
+     * Stops every allocation of a job and forgets the job (Nomad's {@code purge=true}); its allocations stay
+     * readable by id until GC.
+     */
+    public synchronized Optional<Entry> purge(String jobId) {
+        Optional<Entry> stopped = stop(jobId);
+        stopped.ifPresent(e -> jobs.remove(jobId));
+        return stopped;
+    }
+
     public Optional<Entry> job(String id) {
         return Optional.ofNullable(jobs.get(id));
     }

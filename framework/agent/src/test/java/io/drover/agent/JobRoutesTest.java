@@ -141,6 +141,16 @@ class JobRoutesTest {
     }
 
     @Test
+    void deleteWithPurgeForgetsTheJobButNotItsAllocations() throws Exception {
+        String id = api.agent.jobs().register(batch("gone", 1, task("web", "run_for", "1h"))).placed().get(0).id();
+        assertThat(api.call("DELETE", "/v1/job/gone?purge=true", null).status()).isEqualTo(200);
+        assertThat(api.get("/v1/job/gone").status()).isEqualTo(404);
+        assertThat(api.get("/v1/jobs").json()).isEmpty();
+        api.agent.engine().terminal(id).get(20, TimeUnit.SECONDS);
+        assertThat(api.get("/v1/allocation/" + id).json().path("DesiredStatus").asText()).isEqualTo("stop");
+    }
+
+    @Test
     void reRegisteringStopsTheOldAllocationsAndKeepsThemListed() throws Exception {
         var first = api.agent.jobs().register(batch("again", 1, task("web", "run_for", "1h")));
         var second = api.agent.jobs().register(batch("again", 1, task("web", "run_for", "1h")));

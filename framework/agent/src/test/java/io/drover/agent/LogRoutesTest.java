@@ -157,6 +157,9 @@ class LogRoutesTest {
             for (Socket s : followers) {
                 s.close();
             }
+            // the mock writes on the timer thread, which close does not wait for: end it before cleanup
+            api.agent.engine().stop(id);
+            api.agent.engine().terminal(id).get(20, TimeUnit.SECONDS);
         }
     }
 

@@ -93,9 +93,14 @@ public final class JobsHandler {
         req.respond(200, JobJson.full(registry, entry(req)));
     }
 
-    /** Nomad's deregister (without purge): the job stays listed with {@code Stop: true}. */
+    /**
+     * Nomad's deregister: the job stays listed with {@code Stop: true}, or with {@code ?purge=true} is
+     * forgotten (its allocations stay readable by id).
+     */
     private void stop(ApiRequest req) throws Exception {
-        JobRegistry.Entry stopped = registry.stop(entry(req).job().id()).orElseThrow();
+        String id = entry(req).job().id();
+        JobRegistry.Entry stopped = (req.queryFlag("purge") ? registry.purge(id) : registry.stop(id))
+                .orElseThrow(() -> ApiException.notFound("job not found: " + id));
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("EvalID", "");
         out.put("EvalCreateIndex", 0);
