@@ -9,7 +9,8 @@ import java.util.Map;
  * @param dataDir null when unset ({@code drover run} then uses a temp dir)
  * @param pluginDir null when unset (the launcher's default, {@code plugins/dist})
  * @param plugins each {@code plugin "name" { config { ... } }} block: driver name to its config map
- * @param aclToken {@code acl { token = "..." }}: the token clients must present; null when unset
+ * @param aclToken {@code acl { token = "..." }}: when set, every HTTP API request must carry it; null when unset.
+ *     Kept as the last component so the parser's constructor calls only append to the argument list.
  */
 public record AgentConfig(
         Path dataDir,
@@ -23,12 +24,23 @@ public record AgentConfig(
 
     public AgentConfig {
         plugins = Map.copyOf(plugins);
+        if (aclToken != null && aclToken.isEmpty()) {
+            aclToken = null; // an empty token would protect nothing: treat it as unset
+        }
     }
 
-    /** A config without an ACL token. */
+    /** A config without an API token (the constructor callers had before {@code acl} existed). */
     public AgentConfig(Path dataDir, Path pluginDir, String logLevel, String bindAddr, int httpPort,
             ClientConfig client, Map<String, Map<String, Object>> plugins) {
         this(dataDir, pluginDir, logLevel, bindAddr, httpPort, client, plugins, null);
+    }
+
+    /** Like the record's, with the token redacted: configs end up in logs. */
+    @Override
+    public String toString() {
+        return "AgentConfig[dataDir=" + dataDir + ", pluginDir=" + pluginDir + ", logLevel=" + logLevel
+                + ", bindAddr=" + bindAddr + ", httpPort=" + httpPort + ", client=" + client + ", plugins="
+                + plugins.keySet() + ", aclToken=" + (aclToken == null ? "null" : "<redacted>") + "]";
     }
 
     public static AgentConfig defaults() {

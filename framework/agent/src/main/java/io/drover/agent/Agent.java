@@ -1,0 +1,219 @@
+package io.drover.agent;
+
+import io.drover.agent.http.HttpApi;
+import io.drover.core.config.AgentConfig;
+import io.drover.core.driver.DriverCatalog;
+import io.drover.core.driver.DriverInfo;
+import io.drover.core.driver.DriverRegistry;
+import io.drover.core.engine.Engine;
+import io.drover.core.engine.EngineConfig;
+import io.drover.core.engine.EngineRuntime;
+import io.drover.core.state.AllocationState;
+import io.drover.core.state.TaskLifeState;
+import io.drover.driver.api.TaskDriver;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The long-running agent: data dir, driver plugins, engine, job registry and the HTTP API, started from an
+ * {@link AgentConfig}. {@link #close()} is a graceful stop: the API stops answering, the engine stops
+ * publishing, and tasks are left running for a later agent to re-attach (as Nomad's client does).
+ *
+ * <p>Threads: {@code max(2, cores)} engine workers and one timer (CONCURRENCY.md), the API's server threads
+ * and log-follow ticks (see {@code ApiServer}, {@code LogFollowers}). {@link #start} and {@link #close()} are
+ * for one owner thread; the getters are thread-safe.
+ */
+public final class Agent implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Agent.class);
+
+    private final EngineRuntime runtime;
+    private final DriverRegistry registry; // null when no plugins were loaded
+    private final Engine engine;
+    private final JobRegistry jobs;
+    private final HttpApi http;
+    private final Path dataDir;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private Agent(EngineRuntime runtime, DriverRegistry registry, Engine engine, JobRegistry jobs, HttpApi http,
+            Path dataDir) {
+        this.runtime = runtime;
+        this.registry = registry;
+        this.engine = engine;
+        this.jobs = jobs;
+        this.http = http;
+        this.dataDir = dataDir;
+    }
+
+    /**
+     * Starts an agent and returns once its API answers.
+     *
+     * @param gcTrigger what {@code PUT /v1/system/gc} runs (on a server thread: it must only schedule work);
+     *     null until GC exists: the request is then only logged
+     * @throws AgentStartException with one line for the user: data_dir unusable, address in use, ...
+     */
+    public static Agent start(AgentConfig config, Runnable gcTrigger) throws AgentStartException {
+        return start(config, gcTrigger, () -> UUID.randomUUID().toString());
+    }
+
+    /** As {@link #start(AgentConfig, Runnable)} with the allocation ids taken from {@code allocIds} (tests). */
+    public static Agent start(AgentConfig config, Runnable gcTrigger, Supplier<String> allocIds)
+            throws AgentStartException {
+        if (config.dataDir() == null) {
+            throw new AgentStartException("data_dir is not set: the agent needs a directory for its state", null);
+        }
+        Runnable gc = gcTrigger != null ? gcTrigger : () -> {};
+        Path dataDir = config.dataDir().toAbsolutePath().normalize();
+        DirChecks.prepareDataDir(dataDir).ifPresent(LOG::warn);
+
+        EngineRuntime runtime = EngineRuntime.real(Math.max(2, Runtime.getRuntime().availableProcessors()));
+        DriverRegistry registry = loadDrivers(config, runtime);
+        DriverCatalog catalog = registry != null ? registry : EMPTY;
+        Engine engine = new Engine(new EngineConfig(dataDir, config.client().maxKillTimeout(),
+                config.client().gcKillPolicy()), catalog, runtime, allocIds);
+        JobRegistry jobs = new JobRegistry(engine);
+        HttpApi http;
+        try {
+            http = HttpApi.start(new HttpApi.Services(engine, jobs, catalog,
+                    () -> registry != null ? registry.drivers() : List.<DriverInfo>of(), dataDir, gc),
+                    config.bindAddr(), config.httpPort(), config.aclToken());
+        } catch (IOException | RuntimeException e) {
+            engine.close();
+            if (registry != null) {
+                registry.close();
+            }
+            closeQuietly(runtime);
+            throw new AgentStartException("cannot serve the HTTP API on " + config.bindAddr() + ":"
+                    + config.httpPort() + ": " + e.getMessage(), e);
+        }
+        LOG.info("agent ready: API on http://{}:{}{}, data_dir {}, drivers {}", http.host(), http.port(),
+                config.aclToken() != null ? " (token required)" : "", dataDir, catalog.names());
+        if (config.aclToken() == null && !isLoopback(config.bindAddr())) {
+            LOG.warn("the API listens on {} without a token: anyone who reaches it can run jobs here; "
+                    + "set acl {{ token = \"...\" }} or bind_addr = \"127.0.0.1\"", config.bindAddr());
+        }
+        return new Agent(runtime, registry, engine, jobs, http, dataDir);
+    }
+
+    private static boolean isLoopback(String addr) {
+        try {
+            return java.net.InetAddress.getByName(addr).isLoopbackAddress();
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
+    }
+
+    private static DriverRegistry loadDrivers(AgentConfig config, EngineRuntime runtime) {
+        Path dir = config.pluginDir();
+        if (dir == null) {
+            LOG.warn("plugin_dir is not set: no drivers loaded");
+            return null;
+        }
+        Optional<String> problem = DirChecks.pluginDirProblem(dir);
+        if (problem.isPresent()) {
+            LOG.warn("{}: refusing to load plugins from it; no drivers loaded (chmod go-w it)", problem.get());
+            return null;
+        }
+        DriverRegistry registry = DriverRegistry.load(dir, config.plugins(), runtime.timers());
+        registry.problems().forEach(LOG::warn);
+        return registry;
+    }
+
+    /** The bound HTTP port (the ephemeral one when configured with port 0). */
+    public int httpPort() {
+        return http.port();
+    }
+
+    /** {@code http://host:port} of the API. */
+    public String address() {
+        return "http://" + http.host() + ":" + http.port();
+    }
+
+    /** Log follows streaming now (the API caps them; see {@code LogFollowers}). */
+    public int activeLogFollows() {
+        return http.activeLogFollows();
+    }
+
+    public Engine engine() {
+        return engine;
+    }
+
+    public JobRegistry jobs() {
+        return jobs;
+    }
+
+    public Path dataDir() {
+        return dataDir;
+    }
+
+    /**
+     * Graceful stop: closes the API (log follows end), shuts the engine down without killing anything, closes
+     * the drivers (which leave their tasks running) and stops the agent's threads, returning once the engine's
+     * workers are idle. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        http.close();
+        long live = engine.allocations().stream().filter(a -> !a.terminal())
+                .mapToLong(Agent::liveTasks).sum();
+        engine.close();
+        if (registry != null) {
+            registry.close();
+        }
+        closeQuietly(runtime);
+        awaitWorkers();
+        LOG.info("agent stopped; {} task(s) left running for the next agent to re-attach", live);
+    }
+
+    /**
+     * Waits (up to 5 s) for the engine's workers to finish the action they were running, so that nothing
+     * writes into data_dir once close returns (a later agent, or a test's cleanup, may own it then).
+     */
+    private void awaitWorkers() {
+        if (runtime.executor() instanceof ExecutorService pool) {
+            try {
+                if (!pool.awaitTermination(5, TimeUnit.SECONDS)) {
+                    LOG.warn("engine workers still busy 5 s after shutdown");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static long liveTasks(AllocationState a) {
+        return a.taskStates().values().stream().filter(t -> t.state() != TaskLifeState.DEAD).count();
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        try {
+            c.close();
+        } catch (Exception e) {
+            LOG.debug("close failed: {}", e.toString());
+        }
+    }
+
+    private static final DriverCatalog EMPTY = new DriverCatalog() {
+        @Override
+        public Optional<TaskDriver> driver(String name) {
+            return Optional.empty();
+        }
+
+        @Override
+        public Set<String> names() {
+            return Set.of();
+        }
+    };
+}

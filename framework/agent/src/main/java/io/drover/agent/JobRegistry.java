@@ -1,0 +1,156 @@
+package io.drover.agent;
+
+import io.drover.core.engine.Engine;
+import io.drover.core.spec.Job;
+import io.drover.core.state.AllocationState;
+import io.drover.core.state.ClientStatus;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableSet;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The agent's registered jobs, in memory until the store arrives (issue 4 item 2): job by id, the ids of its
+ * allocations, and its status derived from them.
+ *
+ * <p>Re-registering a job id stops every allocation of the previous version, then places the new version's
+ * allocations; the old ones stay listed under the job (as Nomad keeps previous versions' allocations), so
+ * their states and events remain readable. {@code Version} counts registrations from 0.
+ *
+ * <p>Thread-safe: writes (register, stop) are serialised on this object; reads are lock-free over immutable
+ * {@link Entry} values. Allocations live in the {@link Engine}; this holds only ids.
+ */
+public final class JobRegistry {
+    private static final Logger LOG = LoggerFactory.getLogger(JobRegistry.class);
+
+    /**
+     * One registered job.
+     *
+     * @param submitTime unix nanos of the latest registration
+     * @param modifyIndex the registry index of the latest change (register or stop)
+     * @param allocIds every allocation placed for the job, oldest first, across versions
+     * @param stopped whether the job was stopped ({@code DELETE /v1/job/:id}); Nomad's {@code Stop}
+     */
+    public record Entry(Job job, int version, long submitTime, long modifyIndex, List<String> allocIds,
+            boolean stopped) {
+        public Entry {
+            allocIds = List.copyOf(allocIds);
+        }
+    }
+
+    /** The result of a registration: the new entry and the allocations placed for it. */
+    public record Registration(Entry entry, List<AllocationState> placed) {}
+
+    private final Engine engine;
+    private final Map<String, Entry> jobs = new ConcurrentHashMap<>();
+    private final NavigableSet<String> allocIds = new ConcurrentSkipListSet<>();
+    private final AtomicLong index = new AtomicLong();
+
+    public JobRegistry(Engine engine) {
+        this.engine = engine;
+    }
+
+    /**
+     * Registers (or re-registers) a validated job and places its allocations.
+     *
+     * @throws IllegalStateException when the engine is shut down
+     */
+    public synchronized Registration register(Job job) {
+        Entry old = jobs.get(job.id());
+        List<String> ids = new ArrayList<>();
+        int version = 0;
+        if (old != null) {
+            old.allocIds().forEach(engine::stop);
+            ids.addAll(old.allocIds());
+            version = old.version() + 1;
+            LOG.info("job {}: re-registered; stopping {} allocation(s) of version {}", job.id(),
+                    old.allocIds().size(), old.version());
+        }
+        List<AllocationState> placed = engine.submit(job);
+        placed.forEach(a -> ids.add(a.id()));
+        placed.forEach(a -> allocIds.add(a.id()));
+        Entry entry = new Entry(job, version, System.currentTimeMillis() * 1_000_000L, index.incrementAndGet(),
+                ids, false);
+        jobs.put(job.id(), entry);
+        return new Registration(entry, placed);
+    }
+
+    /** Stops every allocation of a job and marks it stopped. Idempotent. */
+    public synchronized Optional<Entry> stop(String jobId) {
+        Entry old = jobs.get(jobId);
+        if (old == null) {
+            return Optional.empty();
+        }
+        old.allocIds().forEach(engine::stop);
+        Entry stopped = new Entry(old.job(), old.version(), old.submitTime(), index.incrementAndGet(),
+                old.allocIds(), true);
+        jobs.put(jobId, stopped);
+        LOG.info("job {}: stopped {} allocation(s)", jobId, old.allocIds().size());
+        return Optional.of(stopped);
+    }
+
+    /**
+     * Stops every allocation of a job and forgets the job (Nomad's {@code purge=true}); its allocations stay
+     * readable by id until GC.
+     */
+    public synchronized Optional<Entry> purge(String jobId) {
+        Optional<Entry> stopped = stop(jobId);
+        stopped.ifPresent(e -> jobs.remove(jobId));
+        return stopped;
+    }
+
+    public Optional<Entry> job(String id) {
+        return Optional.ofNullable(jobs.get(id));
+    }
+
+    /** Every job, sorted by id. */
+    public List<Entry> jobs() {
+        return jobs.values().stream().sorted(Comparator.comparing(e -> e.job().id())).toList();
+    }
+
+    /** Current snapshots of a job's allocations, oldest first. */
+    public List<AllocationState> allocations(Entry entry) {
+        List<AllocationState> out = new ArrayList<>(entry.allocIds().size());
+        for (String id : entry.allocIds()) {
+            engine.allocation(id).ifPresent(out::add);
+        }
+        return out;
+    }
+
+    /**
+     * A job's status as Nomad reports it: {@code dead} when it has no live allocation (all terminal, or none),
+     * otherwise {@code running}.
+     */
+    public String status(Entry entry) {
+        return allocations(entry).stream().allMatch(AllocationState::terminal) ? "dead" : "running";
+    }
+
+    /** Allocation ids starting with {@code prefix}, in id order, at most {@code limit} of them. */
+    public List<String> allocIdsWithPrefix(String prefix, int limit) {
+        List<String> out = new ArrayList<>();
+        for (String id : allocIds.tailSet(prefix, true)) {
+            if (!id.startsWith(prefix) || out.size() >= limit) {
+                break;
+            }
+            out.add(id);
+        }
+        return out;
+    }
+
+    /** Counts of a job's allocations by client status, for the list stub's summary. */
+    public Map<ClientStatus, Long> summary(Entry entry) {
+        Map<ClientStatus, Long> counts = new java.util.EnumMap<>(ClientStatus.class);
+        for (ClientStatus s : ClientStatus.values()) {
+            counts.put(s, 0L);
+        }
+        allocations(entry).forEach(a -> counts.merge(a.clientStatus(), 1L, Long::sum));
+        return counts;
+    }
+}

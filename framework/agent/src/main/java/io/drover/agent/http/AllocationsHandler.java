@@ -1,0 +1,89 @@
+package io.drover.agent.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.drover.core.engine.Engine;
+import io.drover.core.state.AllocationState;
+import io.drover.driver.api.Signals;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+/**
+ * Allocation routes: {@code GET /v1/allocations[?prefix=]}, {@code GET /v1/allocation/:id} (id or unique
+ * prefix), {@code POST|PUT /v1/allocation/:id/stop}, {@code POST|PUT /v1/client/allocation/:id/signal} with
+ * Nomad's body {@code {"Signal": "SIGUSR1", "Task": "web"}} (no Task: every running task). Allocations are
+ * Nomad's {@code Allocation} subset of {@link AllocationState}. Runs on server threads; stop and signal only
+ * post to the allocation's executor and return.
+ */
+public final class AllocationsHandler {
+    private static final Logger LOG = LoggerFactory.getLogger(AllocationsHandler.class);
+
+    private final Engine engine;
+    private final AllocLookup lookup;
+
+    AllocationsHandler(Engine engine, AllocLookup lookup) {
+        this.engine = engine;
+        this.lookup = lookup;
+    }
+
+    public void addRoutes(Router router) {
+        router.add("GET", "/v1/allocations", this::list)
+                .add("GET", "/v1/allocation/:id", req -> req.respond(200, lookup.find(req.path("id"))))
+                .add("POST,PUT", "/v1/allocation/:id/stop", this::stop)
+                .add("POST,PUT", "/v1/client/allocation/:id/signal", this::signal);
+    }
+
+    private void list(ApiRequest req) throws Exception {
+        String prefix = req.query("prefix");
+        req.respond(200, engine.allocations().stream()
+                .filter(a -> prefix == null || a.id().startsWith(prefix)).toList());
+    }
+
+    /** Answers Nomad's {@code AllocStopResponse}: {@code EvalID} "" and {@code Index} 0. */
+    private void stop(ApiRequest req) throws Exception {
+        AllocationState alloc = lookup.find(req.path("id"));
+        MDC.put("alloc_id", alloc.id());
+        try {
+            LOG.info("stop requested over the API");
+            engine.stop(alloc.id());
+        } finally {
+            MDC.remove("alloc_id");
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("EvalID", "");
+        out.put("Index", 0);
+        req.respond(200, out);
+    }
+
+    private void signal(ApiRequest req) throws Exception {
+        AllocationState alloc = lookup.find(req.path("id"));
+        JsonNode body = Json.parse(req.body());
+        if (!body.isObject()) {
+            throw ApiException.badRequest("request body must be {\"Signal\": \"SIGUSR1\", \"Task\": \"...\"}");
+        }
+        JsonNode sig = body.path("Signal");
+        String signal = Signals.canonical(sig.isTextual() ? sig.asText() : null)
+                .orElseThrow(() -> ApiException.badRequest("Signal: not a known signal: " + sig));
+        JsonNode taskNode = body.path("Task");
+        String task = taskNode.isTextual() && !taskNode.asText().isEmpty() ? taskNode.asText() : null;
+        if (task != null && !alloc.taskStates().containsKey(task)) {
+            throw ApiException.badRequest("Task: allocation " + alloc.id() + " has no task " + task);
+        }
+        if (alloc.terminal()) {
+            throw ApiException.badRequest("allocation " + alloc.id() + " is " + alloc.clientStatus().wireName()
+                    + ": no task to signal");
+        }
+        MDC.put("alloc_id", alloc.id());
+        MDC.put("task", task == null ? "*" : task);
+        try {
+            LOG.info("{} requested over the API", signal);
+            engine.signal(alloc.id(), task, signal);
+        } finally {
+            MDC.remove("alloc_id");
+            MDC.remove("task");
+        }
+        req.respond(200, Map.of());
+    }
+}

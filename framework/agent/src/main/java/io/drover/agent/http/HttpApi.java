@@ -1,0 +1,64 @@
+package io.drover.agent.http;
+
+import io.drover.agent.JobRegistry;
+import io.drover.core.driver.DriverCatalog;
+import io.drover.core.driver.DriverInfo;
+import io.drover.core.engine.Engine;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * The agent's HTTP API assembled in one place: every route group, the log followers and the server.
+ * {@link #close()} ends log follows first (their clients see the stream end), then stops the server.
+ */
+public final class HttpApi implements AutoCloseable {
+    private final ApiServer server;
+    private final LogFollowers followers;
+
+    private HttpApi(ApiServer server, LogFollowers followers) {
+        this.server = server;
+        this.followers = followers;
+    }
+
+    /** What the API serves. {@code gcTrigger} runs on a server thread and must only schedule work. */
+    public record Services(Engine engine, JobRegistry jobs, DriverCatalog drivers,
+            Supplier<List<DriverInfo>> driverInfo, Path dataDir, Runnable gcTrigger) {}
+
+    /** Builds the routes and starts serving on {@code bindAddr:port} (0: an ephemeral port). */
+    public static HttpApi start(Services s, String bindAddr, int port, String aclToken) throws IOException {
+        LogFollowers followers = new LogFollowers();
+        AllocLookup lookup = new AllocLookup(s.engine(), s.jobs());
+        Router router = new Router();
+        new JobsHandler(s.jobs(), s.drivers()).addRoutes(router);
+        new AllocationsHandler(s.engine(), lookup).addRoutes(router);
+        new LogsHandler(s.engine(), lookup, s.dataDir(), followers).addRoutes(router);
+        new SystemHandler(s.gcTrigger(), s.driverInfo()).addRoutes(router);
+        try {
+            return new HttpApi(ApiServer.start(bindAddr, port, router, aclToken), followers);
+        } catch (IOException | RuntimeException e) {
+            followers.close();
+            throw e;
+        }
+    }
+
+    public int port() {
+        return server.port();
+    }
+
+    public String host() {
+        return server.host();
+    }
+
+    /** Log follows streaming now (at most {@value LogFollowers#MAX_FOLLOWERS}). */
+    public int activeLogFollows() {
+        return followers.count();
+    }
+
+    @Override
+    public void close() {
+        followers.close();
+        server.close();
+    }
+}

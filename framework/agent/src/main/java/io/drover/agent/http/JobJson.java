@@ -1,0 +1,131 @@
+package io.drover.agent.http;
+
+import io.drover.agent.JobRegistry;
+import io.drover.core.spec.Job;
+import io.drover.core.spec.RestartPolicy;
+import io.drover.core.spec.Task;
+import io.drover.core.spec.TaskGroup;
+import io.drover.core.state.ClientStatus;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Jobs in Nomad's API JSON shapes ({@code JobListStub}, {@code Job}): the subset of Nomad's fields Drover has,
+ * with Nomad's names and units (durations in nanoseconds). Pure.
+ */
+final class JobJson {
+    private JobJson() {}
+
+    /** Nomad's {@code JobListStub}: ID, Name, Type, Status, Stop, Version, times and {@code JobSummary}. */
+    static Map<String, Object> stub(JobRegistry registry, JobRegistry.Entry e) {
+        Map<String, Object> m = header(registry, e);
+        Map<ClientStatus, Long> counts = registry.summary(e);
+        // Summary[group], as Nomad's clients read it; groups of the current version first, then older ones
+        Map<String, Map<String, Long>> groups = new LinkedHashMap<>();
+        e.job().groups().forEach(g -> groups.put(g.name(), emptySummary()));
+        registry.allocations(e).forEach(a -> groups.computeIfAbsent(a.taskGroup(), k -> emptySummary())
+                .merge(summaryKey(a.clientStatus()), 1L, Long::sum));
+        Map<String, Object> summary = new LinkedHashMap<>();
+        summary.put("JobID", e.job().id());
+        summary.put("Summary", groups);
+        m.put("JobSummary", summary);
+        Map<String, Long> allocs = new LinkedHashMap<>();
+        allocs.put("Pending", counts.get(ClientStatus.PENDING));
+        allocs.put("Running", counts.get(ClientStatus.RUNNING));
+        allocs.put("Complete", counts.get(ClientStatus.COMPLETE));
+        allocs.put("Failed", counts.get(ClientStatus.FAILED));
+        m.put("Allocations", allocs);
+        return m;
+    }
+
+    /** Nomad's {@code Job}: the stub's header plus {@code Datacenters} and {@code TaskGroups}. */
+    static Map<String, Object> full(JobRegistry registry, JobRegistry.Entry e) {
+        Map<String, Object> m = header(registry, e);
+        Job job = e.job();
+        m.put("Datacenters", job.datacenters());
+        m.put("TaskGroups", job.groups().stream().map(JobJson::group).toList());
+        return m;
+    }
+
+    private static Map<String, Object> header(JobRegistry registry, JobRegistry.Entry e) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("ID", e.job().id());
+        m.put("Name", e.job().name());
+        m.put("Type", e.job().type().wireName());
+        m.put("Status", registry.status(e));
+        m.put("Stop", e.stopped());
+        m.put("Version", e.version());
+        m.put("SubmitTime", e.submitTime());
+        m.put("ModifyIndex", e.modifyIndex());
+        m.put("JobModifyIndex", e.modifyIndex());
+        return m;
+    }
+
+    private static Map<String, Long> emptySummary() {
+        Map<String, Long> s = new LinkedHashMap<>();
+        for (String k : List.of("Queued", "Starting", "Running", "Complete", "Failed", "Lost", "Unknown")) {
+            s.put(k, 0L);
+        }
+        return s;
+    }
+
+    private static String summaryKey(ClientStatus status) {
+        return switch (status) {
+            case PENDING -> "Starting";
+            case RUNNING -> "Running";
+            case COMPLETE -> "Complete";
+            case FAILED -> "Failed";
+        };
+    }
+
+    private static Map<String, Object> group(TaskGroup g) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("Name", g.name());
+        m.put("Count", g.count());
+        m.put("RestartPolicy", restart(g.restart()));
+        m.put("MaxRuntime", nanos(g.maxRuntime()));
+        m.put("Tasks", g.tasks().stream().map(JobJson::task).toList());
+        return m;
+    }
+
+    private static Map<String, Object> task(Task t) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("Name", t.name());
+        m.put("Driver", t.driver());
+        m.put("Config", t.config());
+        m.put("Env", t.env());
+        m.put("Leader", t.leader());
+        if (t.lifecycle() != null) {
+            m.put("Lifecycle", Map.of("Hook", t.lifecycle().hook().wireName(), "Sidecar", t.lifecycle().sidecar()));
+        } else {
+            m.put("Lifecycle", null);
+        }
+        m.put("KillTimeout", nanos(t.killTimeout()));
+        m.put("KillSignal", t.killSignal());
+        m.put("ShutdownDelay", nanos(t.shutdownDelay()));
+        m.put("MaxRuntime", nanos(t.maxRuntime()));
+        m.put("RestartPolicy", restart(t.restart()));
+        if (t.logs() != null) {
+            m.put("LogConfig", Map.of("MaxFiles", t.logs().maxFiles(), "MaxFileSizeMB", t.logs().maxFileSizeMb()));
+        }
+        return m;
+    }
+
+    private static Map<String, Object> restart(RestartPolicy p) {
+        if (p == null) {
+            return null;
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("Attempts", p.attempts());
+        m.put("Interval", nanos(p.interval()));
+        m.put("Delay", nanos(p.delay()));
+        m.put("Mode", p.mode().wireName());
+        return m;
+    }
+
+    private static Long nanos(Duration d) {
+        return d == null ? null : d.toNanos();
+    }
+}

@@ -1,0 +1,120 @@
+package io.drover.agent.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.drover.agent.JobRegistry;
+import io.drover.core.driver.DriverCatalog;
+import io.drover.core.spec.Job;
+import io.drover.core.spec.parse.JobDriverCheck;
+import io.drover.core.spec.parse.JobFileException;
+import io.drover.core.spec.parse.JobFileParser;
+import io.drover.core.state.AllocationState;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Job routes: {@code PUT|POST /v1/jobs} (register), {@code GET /v1/jobs}, {@code GET|DELETE /v1/job/:id},
+ * {@code GET /v1/job/:id/allocations}. Runs on server threads; never blocks on a task.
+ */
+public final class JobsHandler {
+    private static final Logger LOG = LoggerFactory.getLogger(JobsHandler.class);
+
+    private final JobRegistry registry;
+    private final DriverCatalog drivers;
+
+    public JobsHandler(JobRegistry registry, DriverCatalog drivers) {
+        this.registry = registry;
+        this.drivers = drivers;
+    }
+
+    public void addRoutes(Router router) {
+        router.add("PUT,POST", "/v1/jobs", this::register)
+                .add("GET", "/v1/jobs", this::list)
+                .add("GET", "/v1/job/:id", this::read)
+                .add("DELETE", "/v1/job/:id", this::stop)
+                .add("GET", "/v1/job/:id/allocations", this::allocations);
+    }
+
+    /**
+     * Body: Nomad's register request {@code {"Job": {...}}}. Answers Nomad's {@code JobRegisterResponse} fields
+     * {@code EvalID} (always "": Drover has no evaluations), {@code EvalCreateIndex} (0), {@code JobModifyIndex}
+     * and {@code Index} (the registry's index of this registration), {@code Warnings} (""), plus Drover's
+     * {@code Allocations}: the ids placed, so a client needs no evaluation to find them.
+     */
+    private void register(ApiRequest req) throws Exception {
+        byte[] body = req.body();
+        JsonNode tree = Json.parse(body); // syntax, depth and size checked before the parser sees it
+        if (!tree.isObject() || !tree.path("Job").isObject()) {
+            throw ApiException.badRequest("request body must be {\"Job\": {...}} (Nomad's API JSON)");
+        }
+        Job job;
+        List<JobFileException> problems;
+        try {
+            job = JobFileParser.parse("request.json", body);
+            problems = JobDriverCheck.check(job, drivers);
+        } catch (JobFileException e) {
+            throw ApiException.badRequest(e.getMessage());
+        } catch (UnsupportedOperationException e) {
+            throw new ApiException(501, "job parsing is not available in this build: " + e.getMessage());
+        }
+        if (!problems.isEmpty()) {
+            throw ApiException.badRequest(problems.stream().map(Exception::getMessage)
+                    .collect(Collectors.joining("; ")));
+        }
+        JobRegistry.Registration reg;
+        try {
+            reg = registry.register(job);
+        } catch (IllegalStateException e) {
+            throw new ApiException(503, "agent is shutting down");
+        }
+        LOG.info("job {} registered (version {}): {} allocation(s)", job.id(), reg.entry().version(),
+                reg.placed().size());
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("EvalID", "");
+        out.put("EvalCreateIndex", 0);
+        out.put("JobModifyIndex", reg.entry().modifyIndex());
+        out.put("Index", reg.entry().modifyIndex());
+        out.put("Warnings", "");
+        out.put("Allocations", reg.placed().stream().map(AllocationState::id).toList());
+        req.respond(200, out);
+    }
+
+    private void list(ApiRequest req) throws Exception {
+        String prefix = req.query("prefix");
+        req.respond(200, registry.jobs().stream()
+                .filter(e -> prefix == null || e.job().id().startsWith(prefix))
+                .map(e -> JobJson.stub(registry, e)).toList());
+    }
+
+    private void read(ApiRequest req) throws Exception {
+        req.respond(200, JobJson.full(registry, entry(req)));
+    }
+
+    /**
+     * Nomad's deregister: the job stays listed with {@code Stop: true}, or with {@code ?purge=true} is
+     * forgotten (its allocations stay readable by id).
+     */
+    private void stop(ApiRequest req) throws Exception {
+        String id = entry(req).job().id();
+        JobRegistry.Entry stopped = (req.queryFlag("purge") ? registry.purge(id) : registry.stop(id))
+                .orElseThrow(() -> ApiException.notFound("job not found: " + id));
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("EvalID", "");
+        out.put("EvalCreateIndex", 0);
+        out.put("JobModifyIndex", stopped.modifyIndex());
+        out.put("Index", stopped.modifyIndex());
+        req.respond(200, out);
+    }
+
+    private void allocations(ApiRequest req) throws Exception {
+        req.respond(200, registry.allocations(entry(req)));
+    }
+
+    private JobRegistry.Entry entry(ApiRequest req) throws ApiException {
+        String id = req.path("id");
+        return registry.job(id).orElseThrow(() -> ApiException.notFound("job not found: " + id));
+    }
+}

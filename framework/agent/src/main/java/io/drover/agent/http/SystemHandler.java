@@ -1,0 +1,59 @@
+package io.drover.agent.http;
+
+import io.drover.core.driver.DriverInfo;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Agent-wide routes: {@code PUT|POST /v1/system/gc} (runs the GC hook on the server thread: the hook must only
+ * schedule work), {@code GET /v1/plugins} and {@code GET /v1/agent/health} (Nomad's shape
+ * {@code {"client": {"ok": true, "message": "ok"}}}).
+ */
+public final class SystemHandler {
+    private static final Logger LOG = LoggerFactory.getLogger(SystemHandler.class);
+
+    private final Runnable gcTrigger;
+    private final Supplier<List<DriverInfo>> drivers;
+
+    SystemHandler(Runnable gcTrigger, Supplier<List<DriverInfo>> drivers) {
+        this.gcTrigger = gcTrigger;
+        this.drivers = drivers;
+    }
+
+    public void addRoutes(Router router) {
+        router.add("PUT,POST", "/v1/system/gc", this::gc)
+                .add("GET", "/v1/plugins", this::plugins)
+                .add("GET", "/v1/agent/health", req -> req.respond(200,
+                        Map.of("client", Map.of("ok", true, "message", "ok"))));
+    }
+
+    private void gc(ApiRequest req) throws Exception {
+        LOG.info("gc requested");
+        gcTrigger.run();
+        req.respond(200, Map.of());
+    }
+
+    /**
+     * One object per loaded driver: {@code Name}, {@code PluginID}, {@code Version}, {@code Provider},
+     * {@code Path} (the plugin JAR), {@code Health} (healthy|unhealthy|undetected), {@code HealthDescription}.
+     */
+    private void plugins(ApiRequest req) throws Exception {
+        req.respond(200, drivers.get().stream().map(SystemHandler::plugin).toList());
+    }
+
+    private static Map<String, Object> plugin(DriverInfo d) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("Name", d.name());
+        m.put("PluginID", d.pluginId());
+        m.put("Version", d.version());
+        m.put("Provider", d.provider());
+        m.put("Path", d.pluginPath() == null ? "" : d.pluginPath().toString());
+        m.put("Health", d.health() == null ? "undetected" : d.health().state().wireName());
+        m.put("HealthDescription", d.health() == null ? "" : d.health().description());
+        return m;
+    }
+}

@@ -1,0 +1,221 @@
+package io.drover.agent;
+
+import static io.drover.agent.MockJobs.batch;
+import static io.drover.agent.MockJobs.task;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.drover.core.driver.DriverCatalog;
+import io.drover.core.spec.parse.JobDriverCheck;
+import io.drover.core.spec.parse.JobFileParser;
+import io.drover.core.state.ClientStatus;
+import io.drover.driver.api.TaskDriver;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class JobRoutesTest {
+    static final String API_JOB = """
+            {"Job": {"ID": "api-job", "Name": "api-job", "Type": "batch", "Datacenters": ["dc1"],
+              "TaskGroups": [{"Name": "g", "Count": 1,
+                "Tasks": [{"Name": "web", "Driver": "mock",
+                           "Config": {"run_for": "50ms", "stdout_string": "hello"}}]}]}}
+            """;
+
+    @TempDir
+    Path tmp;
+    TestAgent api;
+
+    @BeforeEach
+    void start() throws Exception {
+        api = TestAgent.start(tmp);
+    }
+
+    @AfterEach
+    void stop() {
+        api.close();
+    }
+
+    /**
+     * Whether the job file parser and the driver check are merged in (they are stubs that throw
+     * UnsupportedOperationException on the branch this module was written on).
+     */
+    static boolean parserAvailable() {
+        try {
+            JobFileParser.parse("probe.json", API_JOB.getBytes(StandardCharsets.UTF_8));
+            JobDriverCheck.check(batch("probe", 1, task("t")), new DriverCatalog() {
+                @Override
+                public Optional<TaskDriver> driver(String name) {
+                    return Optional.empty();
+                }
+
+                @Override
+                public Set<String> names() {
+                    return Set.of();
+                }
+            });
+            return true;
+        } catch (UnsupportedOperationException e) {
+            return false;
+        } catch (Exception e) {
+            return true;
+        }
+    }
+
+    @Test
+    void registeringANomadJsonJobRunsItToCompletion() throws Exception {
+        Assumptions.assumeTrue(parserAvailable(), "needs JobFileParser and JobDriverCheck (parser branch)");
+        TestAgent.Resp r = api.call("PUT", "/v1/jobs", API_JOB);
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        assertThat(r.json().path("EvalID").asText()).isEmpty();
+        JsonNode allocs = r.json().path("Allocations");
+        assertThat(allocs).hasSize(1);
+        String id = allocs.get(0).asText();
+
+        Await.until("allocation complete over the API",
+                () -> call(() -> api.get("/v1/allocation/" + id).json().path("ClientStatus").asText())
+                        .equals("complete"));
+        JsonNode alloc = api.get("/v1/allocation/" + id).json();
+        assertThat(alloc.path("JobID").asText()).isEqualTo("api-job");
+        assertThat(alloc.path("TaskStates").path("web").path("State").asText()).isEqualTo("dead");
+        assertThat(api.get("/v1/job/api-job").json().path("Status").asText()).isEqualTo("dead");
+    }
+
+    @Test
+    void registerWithoutTheParserSaysSoInsteadOfFailingObscurely() throws Exception {
+        Assumptions.assumeFalse(parserAvailable());
+        TestAgent.Resp r = api.call("POST", "/v1/jobs", API_JOB);
+        assertThat(r.status()).isEqualTo(501);
+        assertThat(r.error()).contains("not available");
+    }
+
+    @Test
+    void listReadAndAllocationsOfARegisteredJob() throws Exception {
+        var reg = api.agent.jobs().register(batch("web-job", 2, task("web", "run_for", "10s")));
+
+        JsonNode list = api.get("/v1/jobs").json();
+        assertThat(list).hasSize(1);
+        JsonNode stub = list.get(0);
+        assertThat(stub.path("ID").asText()).isEqualTo("web-job");
+        assertThat(stub.path("Type").asText()).isEqualTo("batch");
+        assertThat(stub.path("Status").asText()).isEqualTo("running");
+        assertThat(stub.path("Stop").asBoolean()).isFalse();
+        assertThat(stub.path("JobSummary").path("Summary").path("g").path("Running").asLong()
+                + stub.path("JobSummary").path("Summary").path("g").path("Starting").asLong()).isEqualTo(2);
+
+        TestAgent.Resp job = api.get("/v1/job/web-job");
+        assertThat(job.status()).isEqualTo(200);
+        assertThat(job.contentType()).startsWith("application/json");
+        assertThat(job.json().path("TaskGroups").get(0).path("Tasks").get(0).path("Driver").asText())
+                .isEqualTo("mock");
+        assertThat(job.json().path("TaskGroups").get(0).path("Tasks").get(0).path("KillTimeout").asLong())
+                .isEqualTo(1_000_000_000L);
+
+        JsonNode allocs = api.get("/v1/job/web-job/allocations").json();
+        assertThat(allocs).hasSize(2);
+        assertThat(allocs.findValuesAsText("ID"))
+                .containsExactlyInAnyOrderElementsOf(reg.placed().stream().map(a -> a.id()).toList());
+        assertThat(allocs.get(0).path("TaskStates").path("web").path("State").asText()).isNotEmpty();
+    }
+
+    @Test
+    void deleteStopsEveryAllocationAndTheJobBecomesDead() throws Exception {
+        var reg = api.agent.jobs().register(batch("long", 2, task("web", "run_for", "1h")));
+        TestAgent.Resp r = api.call("DELETE", "/v1/job/long", null);
+        assertThat(r.status()).isEqualTo(200);
+        assertThat(r.json().has("JobModifyIndex")).isTrue();
+        for (var a : reg.placed()) {
+            assertThat(api.agent.engine().terminal(a.id()).get(20, TimeUnit.SECONDS).clientStatus())
+                    .isIn(ClientStatus.COMPLETE, ClientStatus.FAILED);
+        }
+        JsonNode job = api.get("/v1/job/long").json();
+        assertThat(job.path("Stop").asBoolean()).isTrue();
+        assertThat(job.path("Status").asText()).isEqualTo("dead");
+    }
+
+    @Test
+    void deleteWithPurgeForgetsTheJobButNotItsAllocations() throws Exception {
+        String id = api.agent.jobs().register(batch("gone", 1, task("web", "run_for", "1h"))).placed().get(0).id();
+        assertThat(api.call("DELETE", "/v1/job/gone?purge=true", null).status()).isEqualTo(200);
+        assertThat(api.get("/v1/job/gone").status()).isEqualTo(404);
+        assertThat(api.get("/v1/jobs").json()).isEmpty();
+        api.agent.engine().terminal(id).get(20, TimeUnit.SECONDS);
+        assertThat(api.get("/v1/allocation/" + id).json().path("DesiredStatus").asText()).isEqualTo("stop");
+    }
+
+    @Test
+    void reRegisteringStopsTheOldAllocationsAndKeepsThemListed() throws Exception {
+        var first = api.agent.jobs().register(batch("again", 1, task("web", "run_for", "1h")));
+        var second = api.agent.jobs().register(batch("again", 1, task("web", "run_for", "1h")));
+        String oldId = first.placed().get(0).id();
+        assertThat(api.agent.engine().terminal(oldId).get(20, TimeUnit.SECONDS).terminal()).isTrue();
+        JsonNode job = api.get("/v1/job/again").json();
+        assertThat(job.path("Version").asInt()).isEqualTo(1);
+        assertThat(api.get("/v1/job/again/allocations").json().findValuesAsText("ID"))
+                .containsExactly(oldId, second.placed().get(0).id());
+        assertThat(job.path("Status").asText()).isEqualTo("running");
+    }
+
+    @Test
+    void unknownJobIs404WithAJsonError() throws Exception {
+        for (String path : new String[] {"/v1/job/nope", "/v1/job/nope/allocations"}) {
+            TestAgent.Resp r = api.get(path);
+            assertThat(r.status()).isEqualTo(404);
+            assertThat(r.error()).contains("nope");
+        }
+        assertThat(api.call("DELETE", "/v1/job/nope", null).status()).isEqualTo(404);
+    }
+
+    @Test
+    void badBodiesAreRefusedBeforeTheParserWithFittingStatuses() throws Exception {
+        TestAgent.Resp bad = api.call("PUT", "/v1/jobs", "{\"Job\": {");
+        assertThat(bad.status()).isEqualTo(400);
+        assertThat(bad.error()).startsWith("invalid JSON");
+
+        assertThat(api.call("PUT", "/v1/jobs", "").status()).isEqualTo(400);
+        assertThat(api.call("PUT", "/v1/jobs", "[1,2]").error()).contains("{\"Job\"");
+        assertThat(api.call("PUT", "/v1/jobs", "{\"Job\": 1} trailing").status()).isEqualTo(400);
+
+        String deep = "{\"Job\": " + "[".repeat(5000) + "]".repeat(5000) + "}";
+        TestAgent.Resp deepResp = api.call("PUT", "/v1/jobs", deep);
+        assertThat(deepResp.status()).isEqualTo(400);
+        assertThat(deepResp.error()).contains("nesting depth");
+
+        String huge = "{\"Job\": {\"ID\": \"" + "x".repeat(2 << 20) + "\"}}";
+        TestAgent.Resp big = api.call("PUT", "/v1/jobs", huge);
+        assertThat(big.status()).isEqualTo(413);
+        assertThat(big.error()).contains("larger than");
+
+        assertThat(api.get("/v1/jobs").status()).isEqualTo(200); // still serving
+    }
+
+    @Test
+    void wrongMethodIs405AndUnknownRouteIs404() throws Exception {
+        TestAgent.Resp r = api.call("PATCH", "/v1/jobs", "{}");
+        assertThat(r.status()).isEqualTo(405);
+        assertThat(r.error()).contains("GET").contains("PUT");
+        assertThat(api.call("POST", "/v1/job/x", "{}").status()).isEqualTo(405);
+        TestAgent.Resp nf = api.get("/v1/nothing/here");
+        assertThat(nf.status()).isEqualTo(404);
+        assertThat(nf.contentType()).startsWith("application/json");
+    }
+
+    interface Call<T> {
+        T get() throws Exception;
+    }
+
+    static <T> T call(Call<T> c) {
+        try {
+            return c.get();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+}

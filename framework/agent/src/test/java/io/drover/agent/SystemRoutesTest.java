@@ -1,0 +1,52 @@
+package io.drover.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SystemRoutesTest {
+    @TempDir
+    Path tmp;
+    TestAgent api;
+
+    @BeforeEach
+    void start() throws Exception {
+        api = TestAgent.start(tmp);
+    }
+
+    @AfterEach
+    void stop() {
+        api.close();
+    }
+
+    @Test
+    void gcRequestRunsTheAgentsGcHook() throws Exception {
+        assertThat(api.call("PUT", "/v1/system/gc", null).status()).isEqualTo(200);
+        assertThat(api.call("POST", "/v1/system/gc", "").status()).isEqualTo(200);
+        assertThat(api.gcRequests.get()).isEqualTo(2);
+        assertThat(api.get("/v1/system/gc").status()).isEqualTo(405);
+    }
+
+    @Test
+    void pluginsListTheLoadedMockDriverWithItsHealthAndJar() throws Exception {
+        JsonNode plugins = api.get("/v1/plugins").json();
+        assertThat(plugins).hasSize(1);
+        JsonNode mock = plugins.get(0);
+        assertThat(mock.path("Name").asText()).isEqualTo("mock");
+        assertThat(mock.path("Version").asText()).isNotEmpty();
+        assertThat(mock.path("Health").asText()).isEqualTo("healthy");
+        assertThat(mock.path("Path").asText()).endsWith(".jar");
+    }
+
+    @Test
+    void healthAnswersInNomadsShape() throws Exception {
+        TestAgent.Resp r = api.get("/v1/agent/health");
+        assertThat(r.status()).isEqualTo(200);
+        assertThat(r.json().path("client").path("ok").asBoolean()).isTrue();
+    }
+}
