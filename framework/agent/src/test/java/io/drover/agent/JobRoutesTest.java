@@ -43,35 +43,8 @@ class JobRoutesTest {
         api.close();
     }
 
-    /**
-     * Whether the job file parser and the driver check are merged in (they are stubs that throw
-     * UnsupportedOperationException on the branch this module was written on).
-     */
-    static boolean parserAvailable() {
-        try {
-            JobFileParser.parse("probe.json", API_JOB.getBytes(StandardCharsets.UTF_8));
-            JobDriverCheck.check(batch("probe", 1, task("t")), new DriverCatalog() {
-                @Override
-                public Optional<TaskDriver> driver(String name) {
-                    return Optional.empty();
-                }
-
-                @Override
-                public Set<String> names() {
-                    return Set.of();
-                }
-            });
-            return true;
-        } catch (UnsupportedOperationException e) {
-            return false;
-        } catch (Exception e) {
-            return true;
-        }
-    }
-
     @Test
     void registeringANomadJsonJobRunsItToCompletion() throws Exception {
-        Assumptions.assumeTrue(parserAvailable(), "needs JobFileParser and JobDriverCheck (parser branch)");
         TestAgent.Resp r = api.call("PUT", "/v1/jobs", API_JOB);
         assertThat(r.status()).as(r.body()).isEqualTo(200);
         assertThat(r.json().path("EvalID").asText()).isEmpty();
@@ -86,14 +59,6 @@ class JobRoutesTest {
         assertThat(alloc.path("JobID").asText()).isEqualTo("api-job");
         assertThat(alloc.path("TaskStates").path("web").path("State").asText()).isEqualTo("dead");
         assertThat(api.get("/v1/job/api-job").json().path("Status").asText()).isEqualTo("dead");
-    }
-
-    @Test
-    void registerWithoutTheParserSaysSoInsteadOfFailingObscurely() throws Exception {
-        Assumptions.assumeFalse(parserAvailable());
-        TestAgent.Resp r = api.call("POST", "/v1/jobs", API_JOB);
-        assertThat(r.status()).isEqualTo(501);
-        assertThat(r.error()).contains("not available");
     }
 
     @Test

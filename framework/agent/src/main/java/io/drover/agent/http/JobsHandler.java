@@ -57,8 +57,6 @@ public final class JobsHandler {
             problems = JobDriverCheck.check(job, drivers);
         } catch (JobFileException e) {
             throw ApiException.badRequest(e.getMessage());
-        } catch (UnsupportedOperationException e) {
-            throw new ApiException(501, "job parsing is not available in this build: " + e.getMessage());
         }
         if (!problems.isEmpty()) {
             throw ApiException.badRequest(problems.stream().map(Exception::getMessage)
