@@ -57,12 +57,8 @@ public final class Main implements Callable<Integer> {
 
     public static int execute(String[] args, CliContext ctx) {
         ErrorHandler errors = new ErrorHandler(ctx);
-        CommandLine cmd = new CommandLine(new Main(), new ContextFactory(ctx))
-                .setOut(new java.io.PrintWriter(ctx.out(), true))
-                .setErr(new java.io.PrintWriter(ctx.err(), true))
-                .setExecutionExceptionHandler(errors)
-                .setParameterExceptionHandler(errors)
-                .setCaseInsensitiveEnumValuesAllowed(true);
+        CommandLine cmd = new CommandLine(new Main(), new ContextFactory(ctx));
+        // before setOut/setErr and the handlers: picocli hands them down to the subcommands present then
         ContextFactory factory = new ContextFactory(ctx);
         Class<?> only = args.length > 0 ? SUBCOMMANDS.get(args[0]) : null;
         if (only != null && only != CommandLine.HelpCommand.class) {
@@ -70,6 +66,11 @@ public final class Main implements Callable<Integer> {
         } else {
             SUBCOMMANDS.forEach((name, type) -> cmd.addSubcommand(name, create(factory, type)));
         }
+        cmd.setOut(new java.io.PrintWriter(ctx.out(), true))
+                .setErr(new java.io.PrintWriter(ctx.err(), true))
+                .setExecutionExceptionHandler(errors)
+                .setParameterExceptionHandler(errors)
+                .setCaseInsensitiveEnumValuesAllowed(true);
         int code = cmd.execute(args);
         ctx.out().flush();
         ctx.err().flush();
