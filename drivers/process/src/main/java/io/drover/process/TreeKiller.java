@@ -48,8 +48,10 @@ final class TreeKiller {
         List<ProcTable.Proc> killed = new ArrayList<>();
         Map<Integer, Pinned> pinned = new LinkedHashMap<>();
         try {
-            if (task.reaped() && !owner.groupExists(root) && !sessionLeftovers(root)) {
-                // the task is gone and left nothing behind in its group or session: nothing to scan
+            if (task.reaped() && !owner.groupExists(root)) {
+                // the task is gone and left nothing in its group: skip the /proc scan (destroy of every task
+                // that exited cleanly). A process that moved to another group of the session, or called setsid,
+                // before the leader exited is not found this way; see docs/process-supervision.md.
                 task.killVerified();
                 report.complete(KillReport.NOTHING);
                 return report;
@@ -89,11 +91,6 @@ final class TreeKiller {
         new Verification(task, killed, pinned.values().stream().filter(p -> p.pidfd >= 0).toList(), report)
                 .start();
         return report;
-    }
-
-    /** Whether some process still belongs to the session led by {@code sid} (cheap enough: rare path). */
-    private boolean sessionLeftovers(int sid) {
-        return ProcTable.snapshot().all().stream().anyMatch(p -> p.sid() == sid && p.pid() != self);
     }
 
     private Optional<Pinned> pin(ProcTable.Proc p) {
