@@ -7,18 +7,19 @@ import jnr.ffi.byref.IntByReference;
 /**
  * The few glibc (≥ 2.36) functions process supervision needs, bound through jnr-ffi. Package-private: only
  * {@link Native} loads it. Functions returning an error number directly (posix_spawn*) do not touch errno;
- * the others return -1 and set errno, read with {@code Runtime.getLastError()}.
+ * the others return -1 and set errno, read with {@code Runtime.getLastError()}. Paths are NUL-terminated UTF-8
+ * bytes ({@link Native#cstr}), not Strings, whose conversion would follow the JVM's locale charset.
  */
 public interface LibC {
-    int posix_spawn(IntByReference pid, String path, Pointer fileActions, Pointer attr, Pointer argv, Pointer envp);
+    int posix_spawn(IntByReference pid, byte[] path, Pointer fileActions, Pointer attr, Pointer argv, Pointer envp);
 
     int posix_spawn_file_actions_init(Pointer fileActions);
 
     int posix_spawn_file_actions_destroy(Pointer fileActions);
 
-    int posix_spawn_file_actions_addopen(Pointer fileActions, int fd, String path, int oflag, int mode);
+    int posix_spawn_file_actions_addopen(Pointer fileActions, int fd, byte[] path, int oflag, int mode);
 
-    int posix_spawn_file_actions_addchdir_np(Pointer fileActions, String path);
+    int posix_spawn_file_actions_addchdir_np(Pointer fileActions, byte[] path);
 
     int posix_spawn_file_actions_addclosefrom_np(Pointer fileActions, int from);
 

@@ -79,6 +79,12 @@ final class Native {
         return libc.strerror(errno);
     }
 
+    /** A NUL-terminated UTF-8 C string. */
+    static byte[] cstr(String s) {
+        byte[] utf8 = s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return java.util.Arrays.copyOf(utf8, utf8.length + 1);
+    }
+
     Pointer allocate(int size) {
         return Memory.allocateDirect(runtime, size, true);
     }

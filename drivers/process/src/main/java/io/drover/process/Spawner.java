@@ -87,15 +87,17 @@ final class Spawner {
         check(c.posix_spawn_file_actions_init(actions), "posix_spawn_file_actions_init");
         try {
             int logFlags = Native.O_WRONLY | Native.O_CREAT | Native.O_APPEND;
-            check(c.posix_spawn_file_actions_addopen(actions, 0, "/dev/null", Native.O_RDONLY, 0), "addopen");
-            check(c.posix_spawn_file_actions_addopen(actions, 1, spec.stdout().toString(), logFlags, LOG_MODE),
-                    "addopen");
-            check(c.posix_spawn_file_actions_addopen(actions, 2, spec.stderr().toString(), logFlags, LOG_MODE),
-                    "addopen");
-            check(c.posix_spawn_file_actions_addchdir_np(actions, workDir.toString()), "addchdir_np");
+            byte[] devNull = Native.cstr("/dev/null");
+            byte[] stdout = Native.cstr(spec.stdout().toString());
+            byte[] stderr = Native.cstr(spec.stderr().toString());
+            check(c.posix_spawn_file_actions_addopen(actions, 0, devNull, Native.O_RDONLY, 0), "addopen");
+            check(c.posix_spawn_file_actions_addopen(actions, 1, stdout, logFlags, LOG_MODE), "addopen");
+            check(c.posix_spawn_file_actions_addopen(actions, 2, stderr, logFlags, LOG_MODE), "addopen");
+            check(c.posix_spawn_file_actions_addchdir_np(actions, Native.cstr(workDir.toString())), "addchdir_np");
             check(c.posix_spawn_file_actions_addclosefrom_np(actions, 3), "addclosefrom_np");
             IntByReference pid = new IntByReference();
-            int err = c.posix_spawn(pid, exe.toString(), actions, attr, argvArray.pointer(), envArray.pointer());
+            int err = c.posix_spawn(pid, Native.cstr(exe.toString()), actions, attr, argvArray.pointer(),
+                    envArray.pointer());
             if (err != 0) {
                 throw new SpawnException("exec: \"" + spec.command() + "\": " + nat.strerror(err), err);
             }

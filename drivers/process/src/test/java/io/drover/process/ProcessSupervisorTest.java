@@ -198,6 +198,15 @@ class ProcessSupervisorTest {
     }
 
     @Test
+    void nonAsciiPathsAndArgsAreUtf8() throws Exception {
+        Path work = Files.createDirectory(dir.resolve("répertoire ü"));
+        SupervisedProcess p = supervisor.spawn(new SpawnSpec("sh", List.of("-c", "pwd; echo \"$0\"", "ça"),
+                ProcessLeakCheck.env(), work, dir.resolve("sortie é"), dir.resolve("err")));
+        assertThat(exit(p)).isEqualTo(ExitResult.code(0));
+        assertThat(read("sortie é")).isEqualTo(work + "\nça\n");
+    }
+
+    @Test
     void noJvmDescriptorLeaksIntoTheTask() throws Exception {
         SupervisedProcess p = sh("ls /proc/$$/fd");
         assertThat(exit(p)).isEqualTo(ExitResult.code(0));
