@@ -23,6 +23,8 @@ public interface LibC {
 
     int posix_spawn_file_actions_addclosefrom_np(Pointer fileActions, int from);
 
+    int posix_spawn_file_actions_adddup2(Pointer fileActions, int fd, int newFd);
+
     int posix_spawnattr_init(Pointer attr);
 
     int posix_spawnattr_setflags(Pointer attr, short flags);
@@ -66,6 +68,13 @@ public interface LibC {
     long write(int fd, Pointer buf, long count);
 
     int close(int fd);
+
+    @SaveError
+    int pipe2(@jnr.ffi.annotations.Out int[] fds, int flags);
+
+    /** Declared with a fixed int argument: safe on x86_64, where the variadic convention only adds %al. */
+    @SaveError
+    int fcntl(int fd, int cmd, int arg);
 
     String strerror(int errnum);
 }

@@ -25,6 +25,10 @@ final class Native {
     static final int O_APPEND = 02000;
     static final int O_CLOEXEC = 02000000;
 
+    static final int O_NONBLOCK = 04000;
+    static final int F_GETFL = 3;
+    static final int F_SETFL = 4;
+
     // posix_spawnattr_setflags
     static final short POSIX_SPAWN_SETSIGDEF = 0x04;
     static final short POSIX_SPAWN_SETSIGMASK = 0x08;

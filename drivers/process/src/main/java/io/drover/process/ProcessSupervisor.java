@@ -1,5 +1,6 @@
 package io.drover.process;
 
+import java.util.List;
 import jnr.ffi.byref.IntByReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,12 +20,17 @@ public final class ProcessSupervisor implements AutoCloseable {
     private final Spawner spawner;
     private final ExitWatcher watcher;
     private final TreeKiller treeKiller;
+    private final String name;
+    private final jnr.ffi.Pointer readBuffer; // watcher thread only
+    private volatile LogWriter logWriter; // started with the first task that rotates its logs
 
     private ProcessSupervisor(String name) {
+        this.name = name;
         nat = Native.get();
         spawner = new Spawner(nat);
         watcher = new ExitWatcher(nat, "drover-" + name + "-reaper");
         treeKiller = new TreeKiller(this, watcher);
+        readBuffer = nat.allocate(OutputPipe.READ_SIZE);
     }
 
     /**
@@ -47,7 +53,40 @@ public final class ProcessSupervisor implements AutoCloseable {
      * @throws SpawnException with the OS reason when it cannot start
      */
     public SupervisedProcess spawn(SpawnSpec spec) throws SpawnException {
-        int pid = spawner.spawn(spec);
+        if (spec.rotation() == null) {
+            return watch(spawner.spawn(spec, -1, -1), List.of());
+        }
+        int[] out = pipe();
+        int[] err;
+        try {
+            err = pipe();
+        } catch (SpawnException e) {
+            closeFd(out[0]);
+            closeFd(out[1]);
+            throw e;
+        }
+        int pid;
+        try {
+            pid = spawner.spawn(spec, out[1], err[1]);
+        } catch (SpawnException e) {
+            closeFd(out[0]);
+            closeFd(err[0]);
+            throw e;
+        } finally {
+            closeFd(out[1]); // the task holds the write ends now
+            closeFd(err[1]);
+        }
+        LogWriter writer = logWriter();
+        int budget = spec.rotation().bufferBytes();
+        List<OutputPipe> pipes = List.of(
+                new OutputPipe(this, watcher, writer, out[0], new RotatingFile(spec.stdout(), spec.rotation()), budget),
+                new OutputPipe(this, watcher, writer, err[0], new RotatingFile(spec.stderr(), spec.rotation()), budget));
+        // pipes first: a task that exits at once is reaped and its pipes drained, which needs them registered
+        pipes.forEach(OutputPipe::register);
+        return watch(pid, pipes);
+    }
+
+    private SupervisedProcess watch(int pid, List<OutputPipe> pipes) throws SpawnException {
         int pidfd = nat.libc.pidfd_open(pid, 0);
         if (pidfd < 0) {
             int errno = nat.errno();
@@ -55,7 +94,7 @@ public final class ProcessSupervisor implements AutoCloseable {
             nat.libc.waitpid(pid, new IntByReference(), 0);
             throw new SpawnException("pidfd_open: " + nat.strerror(errno), errno);
         }
-        SupervisedProcess process = new SupervisedProcess(this, pid, pidfd);
+        SupervisedProcess process = new SupervisedProcess(this, pid, pidfd, pipes, pipes.isEmpty() ? null : logWriter);
         try {
             process.register(watcher);
         } catch (IllegalStateException e) {
@@ -67,6 +106,42 @@ public final class ProcessSupervisor implements AutoCloseable {
         return process;
     }
 
+    /** A pipe, both ends close-on-exec, the read end non-blocking (the task's write end stays blocking). */
+    private int[] pipe() throws SpawnException {
+        int[] fds = new int[2];
+        if (nat.libc.pipe2(fds, Native.O_CLOEXEC) != 0) {
+            int errno = nat.errno();
+            throw new SpawnException("pipe2: " + nat.strerror(errno), errno);
+        }
+        int flags = nat.libc.fcntl(fds[0], Native.F_GETFL, 0);
+        if (flags < 0 || nat.libc.fcntl(fds[0], Native.F_SETFL, flags | Native.O_NONBLOCK) != 0) {
+            int errno = nat.errno();
+            closeFd(fds[0]);
+            closeFd(fds[1]);
+            throw new SpawnException("fcntl(O_NONBLOCK): " + nat.strerror(errno), errno);
+        }
+        return fds;
+    }
+
+    private synchronized LogWriter logWriter() {
+        if (logWriter == null) {
+            logWriter = new LogWriter("drover-" + name + "-logs");
+        }
+        return logWriter;
+    }
+
+    jnr.ffi.Pointer readBuffer() {
+        return readBuffer;
+    }
+
+    long read(int fd, jnr.ffi.Pointer buf, int size) {
+        return nat.libc.read(fd, buf, size);
+    }
+
+    int lastErrno() {
+        return nat.errno();
+    }
+
     /**
      * Stops the watcher thread. Running processes are left alone (the host decides about them), but their exits
      * are no longer reported. Idempotent.
@@ -74,6 +149,10 @@ public final class ProcessSupervisor implements AutoCloseable {
     @Override
     public void close() {
         watcher.close();
+        LogWriter writer = logWriter;
+        if (writer != null) {
+            writer.close();
+        }
     }
 
     TreeKiller treeKiller() {

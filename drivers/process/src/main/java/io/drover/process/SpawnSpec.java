@@ -11,9 +11,19 @@ import java.util.Map;
  *
  * @param command a name looked up on PATH, or a path (relative ones are relative to {@code workDir})
  * @param args argv[1..]
+ * @param stdout with {@code rotation}: the first file, {@code <base>.0}; without: the file appended to
+ * @param rotation null: the task writes its output files itself (opened O_APPEND by the spawn); otherwise its
+ *     output goes through pipes to rotating files, see {@link LogRotation}
  */
 public record SpawnSpec(String command, List<String> args, Map<String, String> env, Path workDir, Path stdout,
-        Path stderr) {
+        Path stderr, LogRotation rotation) {
+
+    /** Output appended straight to the files, no rotation. */
+    public SpawnSpec(String command, List<String> args, Map<String, String> env, Path workDir, Path stdout,
+            Path stderr) {
+        this(command, args, env, workDir, stdout, stderr, null);
+    }
+
     public SpawnSpec {
         args = List.copyOf(args);
         env = Map.copyOf(env);

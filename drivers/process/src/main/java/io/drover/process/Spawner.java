@@ -55,9 +55,11 @@ final class Spawner {
     /**
      * Starts the process; returns its pid, which is also its session id and process group id.
      *
+     * @param stdoutFd when ≥ 0, the descriptor (a pipe's write end) that becomes the task's stdout instead of
+     *     the spec's file; likewise {@code stderrFd}
      * @throws SpawnException with the OS reason when the command, work dir or a log file is unusable
      */
-    int spawn(SpawnSpec spec) throws SpawnException {
+    int spawn(SpawnSpec spec, int stdoutFd, int stderrFd) throws SpawnException {
         Path workDir = spec.workDir();
         if (!Files.isDirectory(workDir)) {
             int errno = Files.exists(workDir) ? ENOTDIR : Native.ENOENT;
@@ -91,8 +93,10 @@ final class Spawner {
             byte[] stdout = Native.cstr(spec.stdout().toString());
             byte[] stderr = Native.cstr(spec.stderr().toString());
             check(c.posix_spawn_file_actions_addopen(actions, 0, devNull, Native.O_RDONLY, 0), "addopen");
-            check(c.posix_spawn_file_actions_addopen(actions, 1, stdout, logFlags, LOG_MODE), "addopen");
-            check(c.posix_spawn_file_actions_addopen(actions, 2, stderr, logFlags, LOG_MODE), "addopen");
+            check(stdoutFd >= 0 ? c.posix_spawn_file_actions_adddup2(actions, stdoutFd, 1)
+                    : c.posix_spawn_file_actions_addopen(actions, 1, stdout, logFlags, LOG_MODE), "stdout");
+            check(stderrFd >= 0 ? c.posix_spawn_file_actions_adddup2(actions, stderrFd, 2)
+                    : c.posix_spawn_file_actions_addopen(actions, 2, stderr, logFlags, LOG_MODE), "stderr");
             check(c.posix_spawn_file_actions_addchdir_np(actions, Native.cstr(workDir.toString())), "addchdir_np");
             check(c.posix_spawn_file_actions_addclosefrom_np(actions, 3), "addclosefrom_np");
             IntByReference pid = new IntByReference();

@@ -1,6 +1,7 @@
 package io.drover.process;
 
 import io.drover.driver.api.ExitResult;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -19,6 +20,8 @@ public final class SupervisedProcess {
     private final ProcessSupervisor owner;
     private final int pid;
     private final CompletableFuture<ExitResult> exit = new CompletableFuture<>();
+    private final List<OutputPipe> outputs;
+    private final LogWriter writer;
 
     // guarded by this
     private int pidfd;
@@ -28,10 +31,17 @@ public final class SupervisedProcess {
     private int pendingKills;
     private CompletableFuture<KillReport> lastKill;
 
-    SupervisedProcess(ProcessSupervisor owner, int pid, int pidfd) {
+    SupervisedProcess(ProcessSupervisor owner, int pid, int pidfd, List<OutputPipe> outputs, LogWriter writer) {
         this.owner = owner;
         this.pid = pid;
         this.pidfd = pidfd;
+        this.outputs = outputs;
+        this.writer = writer;
+    }
+
+    /** Bytes of output dropped because the disk did not keep up (only with log rotation). */
+    public long droppedOutputBytes() {
+        return outputs.stream().mapToLong(OutputPipe::dropped).sum();
     }
 
     /** The process id, also its session id and process group id. */
@@ -147,12 +157,23 @@ public final class SupervisedProcess {
             pidfd = -1;
             complete = pendingKills == 0;
         }
+        // what the task wrote before it exited is read now (descendants may keep the pipes open)
+        outputs.forEach(OutputPipe::drain);
         if (complete) {
             completeExit();
         }
     }
 
+    /** Completes the exit once the output read so far is on disk (the writer runs actions in order). */
     private void completeExit() {
+        if (writer != null) {
+            writer.submit(this::completeExitNow);
+        } else {
+            completeExitNow();
+        }
+    }
+
+    private void completeExitNow() {
         ExitResult r;
         Throwable t;
         synchronized (this) {
