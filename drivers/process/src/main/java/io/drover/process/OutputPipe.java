@@ -38,9 +38,12 @@ final class OutputPipe {
         this.budget = budget;
     }
 
-    /** Creates the first file (on the writer thread) and starts watching the pipe. */
+    /**
+     * Creates the current file (on the caller's thread, so that it exists once the task is started, as one
+     * opened by the spawn would) and starts watching the pipe.
+     */
     void register() {
-        writer.submit(this::openFile);
+        openFile();
         synchronized (this) {
             token = watcher.watch(fd, t -> readOnce());
         }
@@ -101,13 +104,19 @@ final class OutputPipe {
     }
 
     private void write(byte[] data) {
-        pending.addAndGet(-data.length);
         try {
             file.write(data, 0, data.length);
         } catch (IOException e) {
             dropped.addAndGet(data.length);
             LOG.warn("cannot write task output to {}: {}", file.current(), e.toString());
+        } finally {
+            pending.addAndGet(-data.length); // after the write: 0 pending means all read bytes are on disk
         }
+    }
+
+    /** Whether every byte read so far is written (or dropped). Any thread. */
+    boolean flushed() {
+        return pending.get() == 0;
     }
 
     private void closeFile() {

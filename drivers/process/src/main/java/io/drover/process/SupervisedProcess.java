@@ -164,9 +164,12 @@ public final class SupervisedProcess {
         }
     }
 
-    /** Completes the exit once the output read so far is on disk (the writer runs actions in order). */
+    /**
+     * Completes the exit once the output read so far is on disk: at once when nothing waits for the writer,
+     * else after what is queued (the writer runs actions in order).
+     */
     private void completeExit() {
-        if (writer != null) {
+        if (writer != null && !outputs.stream().allMatch(OutputPipe::flushed)) {
             writer.submit(this::completeExitNow);
         } else {
             completeExitNow();

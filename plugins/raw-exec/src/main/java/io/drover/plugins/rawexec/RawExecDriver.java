@@ -14,6 +14,7 @@ import io.drover.driver.api.TaskNotFoundException;
 import io.drover.driver.api.TaskStatus;
 import io.drover.driver.api.Timers;
 import io.drover.process.KillReport;
+import io.drover.process.LogRotation;
 import io.drover.process.ProcessSupervisor;
 import io.drover.process.SpawnException;
 import io.drover.process.SpawnSpec;
@@ -34,8 +35,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Nomad's raw_exec: runs {@code command} with {@code args} as the agent's user, in its own session and process
  * group, with the task's environment (plus the agent's PATH when the task sets none) in {@code work_dir}
- * (default: the task directory), stdout and stderr appended to the task's log files. Disabled unless the
- * plugin config says {@code enabled = true}.
+ * (default: the task directory), stdout and stderr through pipes into {@code <task>.stdout.N} /
+ * {@code .stderr.N}, rotated per the task's {@code logs} block ({@link TaskConfig#logMaxFiles()},
+ * {@link TaskConfig#logMaxFileSize()}). Disabled unless the plugin config says {@code enabled = true}.
  *
  * <p>Thread-safe; no method blocks on a task. {@link #start} spawns synchronously (about a millisecond) and
  * returns a completed stage; exits complete on the supervisor's single watcher thread. Signals go to the
@@ -112,8 +114,9 @@ public final class RawExecDriver implements TaskDriver {
                     new DriverException("task " + task.taskId() + " already started", false));
         }
         Path workDir = config.workDir() == null ? task.taskDir() : task.taskDir().resolve(config.workDir());
+        LogRotation rotation = new LogRotation(task.logMaxFiles(), task.logMaxFileSize(), LogRotation.DEFAULT_BUFFER);
         SpawnSpec spec = new SpawnSpec(config.command(), config.args(), env(task), workDir, task.stdoutPath(),
-                task.stderrPath());
+                task.stderrPath(), rotation);
         SupervisedProcess process;
         try {
             process = sup.spawn(spec);

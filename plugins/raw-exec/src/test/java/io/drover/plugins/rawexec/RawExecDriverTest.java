@@ -211,6 +211,21 @@ class RawExecDriverTest {
     }
 
     @Test
+    void rotatesOutputPerTheTasksLogsBlock() throws Exception {
+        TaskConfig base = sh("for i in 1 2 3 4 5; do head -c 999 /dev/zero | tr '\\0' x; echo; done");
+        TaskConfig task = new TaskConfig(base.taskId(), base.allocId(), base.jobId(), base.groupName(),
+                base.taskName(), base.config(), base.env(), base.taskDir(), base.allocDir(), base.stdoutPath(),
+                base.stderrPath(), 2, 1000);
+        assertThat(exit(start(task))).isEqualTo(ExitResult.code(0));
+        Path logs = task.stdoutPath().getParent();
+        String name = task.taskName() + ".stdout.";
+        assertThat(Files.exists(logs.resolve(name + "2"))).isFalse();
+        assertThat(Files.readString(logs.resolve(name + "3"))).isEqualTo("x".repeat(999) + "\n");
+        assertThat(Files.readString(logs.resolve(name + "4"))).isEqualTo("x".repeat(999) + "\n");
+        driver.destroy(task.taskId());
+    }
+
+    @Test
     void destroyKillsWhatAnExitedTaskLeftBehind() throws Exception {
         TaskConfig task = sh("sleep 1000 & echo $! > bg.pid");
         String id = start(task);
