@@ -30,6 +30,7 @@ public final class SupervisedProcess {
     private Throwable lost;
     private int pendingKills;
     private CompletableFuture<KillReport> lastKill;
+    private final List<ProcTable.Proc> survivors = new java.util.ArrayList<>();
 
     SupervisedProcess(ProcessSupervisor owner, int pid, int pidfd, List<OutputPipe> outputs, LogWriter writer) {
         this.owner = owner;
@@ -51,7 +52,9 @@ public final class SupervisedProcess {
 
     /**
      * Completes with the exit code (or 128 + signal and the signal) once the process has been reaped and any
-     * tree kill has been verified; exceptionally if the process was reaped by someone else. Completes on the
+     * tree kill has been verified; exceptionally if the process was reaped by someone else. The result's
+     * message names processes that survived a SIGKILL and counts dropped output ({@link ExitMessage}), so the
+     * host's Terminated event reports them. Completes on the
      * watcher thread: dependents must not block.
      */
     public CompletionStage<ExitResult> onExit() {
@@ -117,9 +120,10 @@ public final class SupervisedProcess {
         owner.killGroupQuietly(pid);
     }
 
-    void killVerified() {
+    void killVerified(KillReport report) {
         boolean complete;
         synchronized (this) {
+            survivors.addAll(report.survivors());
             pendingKills--;
             complete = pendingKills == 0 && (result != null || lost != null);
         }
@@ -179,12 +183,15 @@ public final class SupervisedProcess {
     private void completeExitNow() {
         ExitResult r;
         Throwable t;
+        List<ProcTable.Proc> left;
         synchronized (this) {
             r = result;
             t = lost;
+            left = List.copyOf(survivors);
         }
         if (r != null) {
-            exit.complete(r);
+            String message = ExitMessage.of(left, droppedOutputBytes());
+            exit.complete(message.isEmpty() ? r : new ExitResult(r.exitCode(), r.signal(), r.oomKilled(), message));
         } else {
             exit.completeExceptionally(t);
         }

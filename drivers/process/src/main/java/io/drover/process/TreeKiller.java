@@ -52,7 +52,7 @@ final class TreeKiller {
                 // the task is gone and left nothing in its group: skip the /proc scan (destroy of every task
                 // that exited cleanly). A process that moved to another group of the session, or called setsid,
                 // before the leader exited is not found this way; see docs/process-supervision.md.
-                task.killVerified();
+                task.killVerified(KillReport.NOTHING);
                 report.complete(KillReport.NOTHING);
                 return report;
             }
@@ -169,8 +169,9 @@ final class TreeKiller {
 
         private void finish(List<ProcTable.Proc> survivors) {
             done = true;
-            report.complete(new KillReport(killed, survivors));
-            task.killVerified();
+            KillReport result = new KillReport(killed, survivors);
+            report.complete(result);
+            task.killVerified(result);
         }
     }
 }
