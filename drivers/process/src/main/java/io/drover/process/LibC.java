@@ -5,8 +5,8 @@ import jnr.ffi.annotations.SaveError;
 import jnr.ffi.byref.IntByReference;
 
 /**
- * The few glibc (≥ 2.36) functions process supervision needs, bound through jnr-ffi. Package-private: only
- * {@link Native} loads it. Functions returning an error number directly (posix_spawn*) do not touch errno;
+ * The few glibc (≥ 2.36) functions process supervision needs, bound through jnr-ffi. Public only because
+ * jnr-ffi implements it from another class loader; use it through {@link Native}, not directly. Functions returning an error number directly (posix_spawn*) do not touch errno;
  * the others return -1 and set errno, read with {@code Runtime.getLastError()}. Paths are NUL-terminated UTF-8
  * bytes ({@link Native#cstr}), not Strings, whose conversion would follow the JVM's locale charset.
  */

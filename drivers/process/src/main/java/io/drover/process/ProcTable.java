@@ -91,7 +91,7 @@ public final class ProcTable {
      * The tree of a task: {@code root} (if present), its descendants by parent chains, every process of the
      * session {@code sid} or group {@code pgid} (which may have been re-parented when their parent died), and
      * their descendants in turn — which catches a child that called {@code setsid} while its parent lives.
-     * Zombies are included (they cost nothing to signal).
+     * Zombies are included, so that their children are found; the tree killer does not signal them.
      */
     public List<Proc> tree(int root, int sid, int pgid) {
         Map<Integer, List<Proc>> children = new HashMap<>();
