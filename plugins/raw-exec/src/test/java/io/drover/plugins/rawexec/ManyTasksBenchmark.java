@@ -33,7 +33,7 @@ public final class ManyTasksBenchmark {
             Path taskDir = Files.createDirectories(dir.resolve("a" + i).resolve("t" + i));
             Path logs = Files.createDirectories(dir.resolve("a" + i).resolve("alloc").resolve("logs"));
             TaskConfig task = new TaskConfig("many/" + i, "a", "j", "g", "t" + i,
-                    Map.of("command", "sleep", "args", List.of("1000")), Map.of("PATH", "/usr/bin:/bin"), taskDir,
+                    Map.of("command", System.getProperty("cmd", "sleep"), "args", List.of("1000")), Map.of("PATH", "/usr/bin:/bin"), taskDir,
                     dir, logs.resolve("t" + i + ".stdout.0"), logs.resolve("t" + i + ".stderr.0"));
             long s0 = System.nanoTime();
             driver.start(task).toCompletableFuture().get(10, TimeUnit.SECONDS);
