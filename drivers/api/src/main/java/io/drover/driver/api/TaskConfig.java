@@ -18,6 +18,9 @@ import java.util.Map;
  * @param allocDir the allocation's shared {@code alloc} directory
  * @param stdoutPath where the task's standard output goes (the host creates the parent folder)
  * @param stderrPath where the task's standard error goes
+ * @param logMaxFiles the task's {@code logs { max_files }}: a driver that rotates output keeps at most this many
+ *     {@code <task>.stdout.N} files (Nomad's default 10)
+ * @param logMaxFileSize {@code logs { max_file_size }} in bytes (Nomad's default 10 MiB)
  */
 public record TaskConfig(
         String taskId,
@@ -30,9 +33,25 @@ public record TaskConfig(
         Path taskDir,
         Path allocDir,
         Path stdoutPath,
-        Path stderrPath) {
+        Path stderrPath,
+        int logMaxFiles,
+        long logMaxFileSize) {
+    public static final int DEFAULT_LOG_MAX_FILES = 10;
+    public static final long DEFAULT_LOG_MAX_FILE_SIZE = 10L << 20;
+
     public TaskConfig {
         config = Map.copyOf(config);
         env = Map.copyOf(env);
+        if (logMaxFiles < 1 || logMaxFileSize < 1) {
+            throw new IllegalArgumentException("logMaxFiles and logMaxFileSize must be positive");
+        }
+    }
+
+    /** A run with Nomad's default log limits (10 files of 10 MiB). */
+    public TaskConfig(String taskId, String allocId, String jobId, String groupName, String taskName,
+            Map<String, Object> config, Map<String, String> env, Path taskDir, Path allocDir, Path stdoutPath,
+            Path stderrPath) {
+        this(taskId, allocId, jobId, groupName, taskName, config, env, taskDir, allocDir, stdoutPath, stderrPath,
+                DEFAULT_LOG_MAX_FILES, DEFAULT_LOG_MAX_FILE_SIZE);
     }
 }

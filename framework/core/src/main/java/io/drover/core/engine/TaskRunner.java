@@ -2,6 +2,7 @@ package io.drover.core.engine;
 
 import io.drover.core.event.TaskEvent;
 import io.drover.core.event.TaskEvents;
+import io.drover.core.spec.LogConfig;
 import io.drover.core.spec.Task;
 import io.drover.core.spec.TaskKind;
 import io.drover.core.state.TaskLifeState;
@@ -171,10 +172,12 @@ final class TaskRunner {
         env.putAll(taskEnv);
         Interpolator all = new Interpolator(env);
         Map<String, Object> config = all.applyAll(task.config());
+        LogConfig logs = task.logs() == null ? LogConfig.DEFAULT : task.logs();
         return new TaskConfig(runTaskId, host.allocId(), env.getOrDefault("NOMAD_JOB_ID", ""),
                 env.getOrDefault("NOMAD_GROUP_NAME", ""), task.name(), config, env, host.dirs().task(task.name()),
                 host.dirs().shared(), host.dirs().logs().resolve(task.name() + ".stdout.0"),
-                host.dirs().logs().resolve(task.name() + ".stderr.0"));
+                host.dirs().logs().resolve(task.name() + ".stderr.0"), Math.max(1, logs.maxFiles()),
+                (long) Math.max(1, logs.maxFileSizeMb()) << 20);
     }
 
     private void onStarted(int thisRun, TaskHandle handle, Throwable err) {

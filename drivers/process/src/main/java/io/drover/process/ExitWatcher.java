@@ -1,0 +1,189 @@
+package io.drover.process;
+
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import jnr.ffi.Pointer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One thread that waits for every watched descriptor at once with {@code epoll}: pidfds become readable when
+ * their process exits, so one thread serves any number of tasks (no thread per process, never
+ * {@code waitpid(-1)}). It also runs deadline actions (tree-kill verification), so the whole of process
+ * supervision costs one thread.
+ *
+ * <p>{@link #watch} and {@link #schedule} may be called from any thread; the callbacks run on the watcher thread,
+ * one at a time, and must not block. A callback that throws is logged and does not stop the loop.
+ */
+final class ExitWatcher implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ExitWatcher.class);
+    private static final int MAX_EVENTS = 64;
+    private static final long WAKE_TOKEN = 0;
+
+    /** Runs on the watcher thread when the descriptor is readable. */
+    interface Callback {
+        void readable(long token);
+    }
+
+    private record Deadline(long atNanos, long seq, Runnable action) {}
+
+    private final Native nat;
+    private final int epfd;
+    private final int wakeFd;
+    private final Thread thread;
+    private final Map<Long, Callback> callbacks = new ConcurrentHashMap<>();
+    private final AtomicLong tokens = new AtomicLong(WAKE_TOKEN);
+    private final PriorityQueue<Deadline> deadlines = new PriorityQueue<>(
+            (a, b) -> a.atNanos != b.atNanos ? Long.compare(a.atNanos, b.atNanos) : Long.compare(a.seq, b.seq));
+    private volatile boolean closed;
+
+    ExitWatcher(Native nat, String threadName) {
+        this.nat = nat;
+        epfd = nat.libc.epoll_create1(Native.EPOLL_CLOEXEC);
+        if (epfd < 0) {
+            throw new IllegalStateException("epoll_create1: " + nat.strerror(nat.errno()));
+        }
+        wakeFd = nat.libc.eventfd(0, Native.EFD_CLOEXEC | Native.EFD_NONBLOCK);
+        if (wakeFd < 0) {
+            throw new IllegalStateException("eventfd: " + nat.strerror(nat.errno()));
+        }
+        ctl(Native.EPOLL_CTL_ADD, wakeFd, WAKE_TOKEN);
+        thread = new Thread(this::loop, threadName);
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /**
+     * Watches {@code fd} for readability until {@link #unwatch}; the callback gets the returned token.
+     *
+     * @throws IllegalStateException when epoll refuses the descriptor
+     */
+    long watch(int fd, Callback callback) {
+        long token = tokens.incrementAndGet();
+        callbacks.put(token, callback);
+        try {
+            ctl(Native.EPOLL_CTL_ADD, fd, token);
+        } catch (IllegalStateException e) {
+            callbacks.remove(token);
+            throw e;
+        }
+        return token;
+    }
+
+    /** Stops watching; the caller then closes {@code fd}. Idempotent. */
+    void unwatch(long token, int fd) {
+        if (callbacks.remove(token) != null) {
+            nat.libc.epoll_ctl(epfd, Native.EPOLL_CTL_DEL, fd, null);
+        }
+    }
+
+    /** Runs {@code action} on the watcher thread once {@code System.nanoTime()} reaches {@code atNanos}. */
+    void schedule(long atNanos, Runnable action) {
+        synchronized (deadlines) {
+            deadlines.add(new Deadline(atNanos, tokens.incrementAndGet(), action));
+        }
+        wake();
+    }
+
+    boolean onWatcherThread() {
+        return Thread.currentThread() == thread;
+    }
+
+    private void ctl(int op, int fd, long token) {
+        Pointer event = nat.allocate(Native.EPOLL_EVENT_SIZE);
+        event.putInt(0, Native.EPOLLIN);
+        event.putLong(Native.EPOLL_DATA_OFFSET, token);
+        if (nat.libc.epoll_ctl(epfd, op, fd, event) != 0) {
+            throw new IllegalStateException("epoll_ctl: " + nat.strerror(nat.errno()));
+        }
+    }
+
+    private void wake() {
+        Pointer one = nat.allocate(Long.BYTES);
+        one.putLong(0, 1);
+        nat.libc.write(wakeFd, one, Long.BYTES);
+    }
+
+    private void loop() {
+        Pointer events = nat.allocate(MAX_EVENTS * Native.EPOLL_EVENT_SIZE);
+        Pointer drain = nat.allocate(Long.BYTES);
+        while (!closed) {
+            int n = nat.libc.epoll_wait(epfd, events, MAX_EVENTS, timeoutMillis());
+            if (n < 0) {
+                int errno = nat.errno();
+                if (errno != Native.EINTR) {
+                    LOG.error("epoll_wait failed: {}; process exits are no longer watched", nat.strerror(errno));
+                    return;
+                }
+                continue;
+            }
+            for (int i = 0; i < n; i++) {
+                long token = events.getLong((long) i * Native.EPOLL_EVENT_SIZE + Native.EPOLL_DATA_OFFSET);
+                if (token == WAKE_TOKEN) {
+                    nat.libc.read(wakeFd, drain, Long.BYTES);
+                    continue;
+                }
+                Callback callback = callbacks.get(token);
+                if (callback != null) {
+                    run(() -> callback.readable(token));
+                }
+            }
+            runDueDeadlines();
+        }
+    }
+
+    private int timeoutMillis() {
+        synchronized (deadlines) {
+            Deadline next = deadlines.peek();
+            if (next == null) {
+                return -1;
+            }
+            long wait = next.atNanos - System.nanoTime();
+            return wait <= 0 ? 0 : (int) Math.min(Integer.MAX_VALUE, (wait + 999_999) / 1_000_000);
+        }
+    }
+
+    private void runDueDeadlines() {
+        while (true) {
+            Deadline due;
+            synchronized (deadlines) {
+                Deadline next = deadlines.peek();
+                if (next == null || next.atNanos - System.nanoTime() > 0) {
+                    return;
+                }
+                due = deadlines.poll();
+            }
+            run(due.action);
+        }
+    }
+
+    private static void run(Runnable action) {
+        try {
+            action.run();
+        } catch (RuntimeException | Error e) {
+            LOG.error("process watcher callback failed", e);
+        }
+    }
+
+    /**
+     * Stops the thread and closes the epoll instance; watched descriptors stay open (their owners close them).
+     * Idempotent. Waits at most a second for the thread.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        wake();
+        try {
+            thread.join(1000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        nat.libc.close(epfd);
+        nat.libc.close(wakeFd);
+    }
+}

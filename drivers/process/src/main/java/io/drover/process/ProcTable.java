@@ -1,0 +1,120 @@
+package io.drover.process;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Reads the process table from {@code /proc/<pid>/stat}. Stateless apart from the snapshot it returns; any
+ * thread; costs one small file read per process of the machine.
+ */
+public final class ProcTable {
+    private static final Path PROC = Path.of("/proc");
+
+    /**
+     * One line of {@code /proc/<pid>/stat}.
+     *
+     * @param state R, S, D, Z, T, ...
+     * @param startTime clock ticks after boot at which the process started: with the pid, its identity
+     */
+    public record Proc(int pid, String comm, char state, int ppid, int pgid, int sid, long startTime) {
+        public boolean zombie() {
+            return state == 'Z' || state == 'X';
+        }
+    }
+
+    private final Map<Integer, Proc> byPid;
+
+    private ProcTable(Map<Integer, Proc> byPid) {
+        this.byPid = byPid;
+    }
+
+    /** A snapshot of every process of the machine. Processes that exit while it is read are left out. */
+    public static ProcTable snapshot() {
+        Map<Integer, Proc> procs = new HashMap<>();
+        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(PROC)) {
+            for (Path dir : dirs) {
+                String name = dir.getFileName().toString();
+                if (name.isEmpty() || !Character.isDigit(name.charAt(0))) {
+                    continue;
+                }
+                read(Integer.parseInt(name)).ifPresent(p -> procs.put(p.pid(), p));
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read /proc: " + e.getMessage(), e);
+        }
+        return new ProcTable(procs);
+    }
+
+    /** One process, empty when it does not exist (any more). */
+    public static Optional<Proc> read(int pid) {
+        String stat;
+        try {
+            stat = Files.readString(PROC.resolve(Integer.toString(pid)).resolve("stat"), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+        return Optional.of(parse(stat));
+    }
+
+    static Proc parse(String stat) {
+        int open = stat.indexOf('(');
+        int close = stat.lastIndexOf(')');
+        int pid = Integer.parseInt(stat.substring(0, open).trim());
+        String comm = stat.substring(open + 1, close);
+        String[] f = stat.substring(close + 2).trim().split(" ");
+        // f[0] = field 3 (state); field N is f[N - 3]
+        return new Proc(pid, comm, f[0].charAt(0), Integer.parseInt(f[1]), Integer.parseInt(f[2]),
+                Integer.parseInt(f[3]), Long.parseLong(f[19]));
+    }
+
+    public Optional<Proc> get(int pid) {
+        return Optional.ofNullable(byPid.get(pid));
+    }
+
+    public List<Proc> all() {
+        return List.copyOf(byPid.values());
+    }
+
+    /**
+     * The tree of a task: {@code root} (if present), its descendants by parent chains, every process of the
+     * session {@code sid} or group {@code pgid} (which may have been re-parented when their parent died), and
+     * their descendants in turn — which catches a child that called {@code setsid} while its parent lives.
+     * Zombies are included, so that their children are found; the tree killer does not signal them.
+     */
+    public List<Proc> tree(int root, int sid, int pgid) {
+        Map<Integer, List<Proc>> children = new HashMap<>();
+        for (Proc p : byPid.values()) {
+            children.computeIfAbsent(p.ppid(), k -> new ArrayList<>()).add(p);
+        }
+        Set<Integer> seen = new LinkedHashSet<>();
+        Deque<Proc> todo = new ArrayDeque<>();
+        get(root).ifPresent(todo::add);
+        for (Proc p : byPid.values()) {
+            if (p.sid() == sid || p.pgid() == pgid) {
+                todo.add(p);
+            }
+        }
+        List<Proc> out = new ArrayList<>();
+        while (!todo.isEmpty()) {
+            Proc p = todo.poll();
+            if (!seen.add(p.pid())) {
+                continue;
+            }
+            out.add(p);
+            todo.addAll(children.getOrDefault(p.pid(), List.of()));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,204 @@
+package io.drover.process;
+
+import java.util.List;
+import jnr.ffi.byref.IntByReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Starts and supervises task processes: {@link #spawn} starts one in its own session with
+ * {@code posix_spawn}, and a single watcher thread (pidfd + epoll) reaps every child and completes its
+ * {@link SupervisedProcess#onExit()}. Thread-safe; one instance per driver.
+ *
+ * <p>Creating an instance loads the native binding (~280 ms the first time in a class loader): do it in a
+ * driver's {@code init}, not on a task's start.
+ */
+public final class ProcessSupervisor implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ProcessSupervisor.class);
+
+    private final Native nat;
+    private final Spawner spawner;
+    private final ExitWatcher watcher;
+    private final TreeKiller treeKiller;
+    private final String name;
+    private final jnr.ffi.Pointer readBuffer; // watcher thread only
+    private volatile LogWriter logWriter; // started with the first task that rotates its logs
+
+    private ProcessSupervisor(String name) {
+        this.name = name;
+        nat = Native.get();
+        spawner = new Spawner(nat);
+        watcher = new ExitWatcher(nat, "drover-" + name + "-reaper");
+        treeKiller = new TreeKiller(this, watcher);
+        readBuffer = nat.allocate(OutputPipe.READ_SIZE);
+    }
+
+    /**
+     * Loads the native binding and starts the watcher thread named {@code drover-<name>-reaper}.
+     *
+     * @throws UnsupportedOperationException when this is not Linux x86_64 with glibc ≥ 2.36
+     */
+    public static ProcessSupervisor create(String name) {
+        try {
+            return new ProcessSupervisor(name);
+        } catch (LinkageError | IllegalStateException e) {
+            throw new UnsupportedOperationException("process supervision is not available here: " + e, e);
+        }
+    }
+
+    /**
+     * Starts a process as {@link Spawner} describes and starts watching it. Blocks only for the spawn itself
+     * (vfork + exec, about a millisecond).
+     *
+     * @throws SpawnException with the OS reason when it cannot start
+     */
+    public SupervisedProcess spawn(SpawnSpec spec) throws SpawnException {
+        if (spec.rotation() == null) {
+            return watch(spawner.spawn(spec, -1, -1), List.of());
+        }
+        int[] out = pipe();
+        int[] err;
+        try {
+            err = pipe();
+        } catch (SpawnException e) {
+            closeFd(out[0]);
+            closeFd(out[1]);
+            throw e;
+        }
+        int pid;
+        try {
+            pid = spawner.spawn(spec, out[1], err[1]);
+        } catch (SpawnException e) {
+            closeFd(out[0]);
+            closeFd(err[0]);
+            throw e;
+        } finally {
+            closeFd(out[1]); // the task holds the write ends now
+            closeFd(err[1]);
+        }
+        LogWriter writer = logWriter();
+        int budget = spec.rotation().bufferBytes();
+        List<OutputPipe> pipes = List.of(
+                new OutputPipe(this, watcher, writer, out[0], new RotatingFile(spec.stdout(), spec.rotation()), budget),
+                new OutputPipe(this, watcher, writer, err[0], new RotatingFile(spec.stderr(), spec.rotation()), budget));
+        // pipes first: a task that exits at once is reaped and its pipes drained, which needs them registered
+        pipes.forEach(OutputPipe::register);
+        return watch(pid, pipes);
+    }
+
+    private SupervisedProcess watch(int pid, List<OutputPipe> pipes) throws SpawnException {
+        int pidfd = nat.libc.pidfd_open(pid, 0);
+        if (pidfd < 0) {
+            int errno = nat.errno();
+            nat.libc.kill(-pid, 9);
+            nat.libc.waitpid(pid, new IntByReference(), 0);
+            throw new SpawnException("pidfd_open: " + nat.strerror(errno), errno);
+        }
+        SupervisedProcess process = new SupervisedProcess(this, pid, pidfd, pipes, pipes.isEmpty() ? null : logWriter);
+        try {
+            process.register(watcher);
+        } catch (IllegalStateException e) {
+            nat.libc.kill(-pid, 9);
+            nat.libc.waitpid(pid, new IntByReference(), 0);
+            nat.libc.close(pidfd);
+            throw new SpawnException(e.getMessage(), 0);
+        }
+        return process;
+    }
+
+    /** A pipe, both ends close-on-exec, the read end non-blocking (the task's write end stays blocking). */
+    private int[] pipe() throws SpawnException {
+        int[] fds = new int[2];
+        if (nat.libc.pipe2(fds, Native.O_CLOEXEC) != 0) {
+            int errno = nat.errno();
+            throw new SpawnException("pipe2: " + nat.strerror(errno), errno);
+        }
+        int flags = nat.libc.fcntl(fds[0], Native.F_GETFL, 0);
+        if (flags < 0 || nat.libc.fcntl(fds[0], Native.F_SETFL, flags | Native.O_NONBLOCK) != 0) {
+            int errno = nat.errno();
+            closeFd(fds[0]);
+            closeFd(fds[1]);
+            throw new SpawnException("fcntl(O_NONBLOCK): " + nat.strerror(errno), errno);
+        }
+        return fds;
+    }
+
+    private synchronized LogWriter logWriter() {
+        if (logWriter == null) {
+            logWriter = new LogWriter("drover-" + name + "-logs");
+        }
+        return logWriter;
+    }
+
+    jnr.ffi.Pointer readBuffer() {
+        return readBuffer;
+    }
+
+    long read(int fd, jnr.ffi.Pointer buf, int size) {
+        return nat.libc.read(fd, buf, size);
+    }
+
+    int lastErrno() {
+        return nat.errno();
+    }
+
+    /**
+     * Stops the watcher thread. Running processes are left alone (the host decides about them), but their exits
+     * are no longer reported. Idempotent.
+     */
+    @Override
+    public void close() {
+        watcher.close();
+        LogWriter writer = logWriter;
+        if (writer != null) {
+            writer.close();
+        }
+    }
+
+    TreeKiller treeKiller() {
+        return treeKiller;
+    }
+
+    void killGroup(int pgid, int signal) {
+        if (nat.libc.kill(-pgid, signal) != 0) {
+            int errno = nat.errno();
+            if (errno != Native.ESRCH) {
+                throw new IllegalStateException("kill(-" + pgid + ", " + signal + "): " + nat.strerror(errno));
+            }
+        }
+    }
+
+    void killGroupQuietly(int pgid) {
+        if (nat.libc.kill(-pgid, 9) != 0 && nat.errno() != Native.ESRCH) {
+            LOG.warn("kill(-{}, SIGKILL): {}", pgid, lastError());
+        }
+    }
+
+    boolean groupExists(int pgid) {
+        return nat.libc.kill(-pgid, 0) == 0 || nat.errno() != Native.ESRCH;
+    }
+
+    void pidfdKill(int pidfd) {
+        if (nat.libc.pidfd_send_signal(pidfd, 9, null, 0) != 0 && nat.errno() != Native.ESRCH) {
+            LOG.warn("pidfd_send_signal(SIGKILL): {}", lastError());
+        }
+    }
+
+    int pidfdOpen(int pid) {
+        return nat.libc.pidfd_open(pid, 0);
+    }
+
+    int waitpid(int pid, IntByReference status) {
+        return nat.libc.waitpid(pid, status, Native.WNOHANG);
+    }
+
+    void closeFd(int fd) {
+        if (fd >= 0) {
+            nat.libc.close(fd);
+        }
+    }
+
+    String lastError() {
+        return nat.strerror(nat.errno());
+    }
+}

@@ -1,0 +1,34 @@
+package io.drover.process;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What to start: the command as the user wrote it (resolved with {@link CommandResolver} against {@code env}'s
+ * PATH and {@code workDir}), its arguments, its whole environment (nothing is inherited from the agent), its
+ * work directory and the files its stdout and stderr are appended to. Immutable.
+ *
+ * @param command a name looked up on PATH, or a path (relative ones are relative to {@code workDir})
+ * @param args argv[1..]
+ * @param stdout with {@code rotation}: the first file, {@code <base>.0}; without: the file appended to
+ * @param rotation null: the task writes its output files itself (opened O_APPEND by the spawn); otherwise its
+ *     output goes through pipes to rotating files, see {@link LogRotation}
+ */
+public record SpawnSpec(String command, List<String> args, Map<String, String> env, Path workDir, Path stdout,
+        Path stderr, LogRotation rotation) {
+
+    /** Output appended straight to the files, no rotation. */
+    public SpawnSpec(String command, List<String> args, Map<String, String> env, Path workDir, Path stdout,
+            Path stderr) {
+        this(command, args, env, workDir, stdout, stderr, null);
+    }
+
+    public SpawnSpec {
+        args = List.copyOf(args);
+        env = Map.copyOf(env);
+        workDir = workDir.toAbsolutePath();
+        stdout = stdout.toAbsolutePath();
+        stderr = stderr.toAbsolutePath();
+    }
+}

@@ -1,0 +1,95 @@
+package io.drover.core.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.drover.core.config.GcKillPolicy;
+import io.drover.core.driver.DriverCatalog;
+import io.drover.core.event.TaskEvent;
+import io.drover.core.event.TaskEventType;
+import io.drover.core.spec.Job;
+import io.drover.core.spec.JobType;
+import io.drover.core.spec.Lifecycle;
+import io.drover.core.spec.LifecycleHook;
+import io.drover.core.spec.LogConfig;
+import io.drover.core.spec.Task;
+import io.drover.core.spec.TaskGroup;
+import io.drover.core.state.AllocationState;
+import io.drover.core.state.TaskState;
+import io.drover.driver.api.DriverContext;
+import io.drover.driver.api.TaskDriver;
+import io.drover.plugins.rawexec.RawExecDriver;
+import io.drover.process.ProcessLeakCheck;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The engine with the real raw_exec driver and real processes: a leader exits, a TERM-ignoring sibling is
+ * escalated to SIGKILL ("Exit Code: 137, Signal: 9"), a poststop task runs, logs land in alloc/logs.
+ */
+@ExtendWith(ProcessLeakCheck.class)
+class RawExecEngineTest {
+    @TempDir
+    Path dataDir;
+
+    private static Task task(String name, String script, boolean leader, Lifecycle lifecycle) {
+        return new Task(name, "raw_exec", Map.of("command", "sh", "args", List.of("-c", script)),
+                Map.of(ProcessLeakCheck.MARKER_VAR, ProcessLeakCheck.env().get(ProcessLeakCheck.MARKER_VAR)),
+                leader, lifecycle, Duration.ofMillis(300), "SIGTERM", Duration.ZERO, null, LogConfig.DEFAULT,
+                JobType.BATCH.defaultRestart(), 0);
+    }
+
+    @Test
+    void leaderExitEscalatesATermIgnoringSiblingAndRunsPoststop() throws Exception {
+        try (EngineRuntime runtime = EngineRuntime.real(2)) {
+            RawExecDriver rawExec = new RawExecDriver();
+            rawExec.init(new DriverContext(Map.of("enabled", true), runtime.timers(), "test"));
+            DriverCatalog catalog = new DriverCatalog() {
+                @Override
+                public Optional<TaskDriver> driver(String name) {
+                    return Optional.<TaskDriver>of(rawExec).filter(d -> d.name().equals(name));
+                }
+
+                @Override
+                public Set<String> names() {
+                    return Set.of("raw_exec");
+                }
+            };
+            Engine engine = new Engine(new EngineConfig(dataDir, Duration.ofSeconds(30),
+                    GcKillPolicy.PRESERVE_STATES), catalog, runtime);
+            TaskGroup group = new TaskGroup("g", 1, JobType.BATCH.defaultRestart(), null, List.of(
+                    task("leader", "echo \"leading $NOMAD_TASK_NAME\"", true, null),
+                    task("stubborn", "trap '' TERM; while :; do sleep 1000 & wait $!; done", false, null),
+                    task("after", "echo bar", false, new Lifecycle(LifecycleHook.POSTSTOP, false, null))), 0);
+            Job job = new Job("example", "example", JobType.BATCH, List.of("dc1"), List.of(group), "test");
+
+            AllocationState placed = engine.submit(job).get(0);
+            AllocationState done = engine.terminal(placed.id()).get(30, TimeUnit.SECONDS);
+
+            TaskState stubborn = done.taskStates().get("stubborn");
+            TaskEvent terminated = stubborn.events().stream()
+                    .filter(e -> e.type() == TaskEventType.TERMINATED).findFirst().orElseThrow();
+            assertThat(terminated.displayMessage()).isEqualTo("Exit Code: 137, Signal: 9");
+            assertThat(terminated.exitCode()).isEqualTo(137);
+            assertThat(terminated.signal()).isEqualTo(9);
+            assertThat(stubborn.events()).extracting(TaskEvent::type)
+                    .contains(TaskEventType.KILLING, TaskEventType.KILLED);
+            assertThat(done.taskStates().get("leader").events()).extracting(TaskEvent::displayMessage)
+                    .contains("Exit Code: 0");
+
+            Path logs = dataDir.resolve("alloc").resolve(placed.id()).resolve("alloc").resolve("logs");
+            assertThat(Files.readString(logs.resolve("leader.stdout.0"))).isEqualTo("leading leader\n");
+            assertThat(Files.readString(logs.resolve("after.stdout.0"))).isEqualTo("bar\n");
+            engine.close();
+            rawExec.close();
+        }
+    }
+}

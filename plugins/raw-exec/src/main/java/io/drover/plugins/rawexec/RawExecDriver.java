@@ -1,0 +1,218 @@
+package io.drover.plugins.rawexec;
+
+import io.drover.driver.api.Capabilities;
+import io.drover.driver.api.ConfigProblem;
+import io.drover.driver.api.DriverContext;
+import io.drover.driver.api.DriverException;
+import io.drover.driver.api.DriverHealth;
+import io.drover.driver.api.ExitResult;
+import io.drover.driver.api.Signals;
+import io.drover.driver.api.TaskConfig;
+import io.drover.driver.api.TaskDriver;
+import io.drover.driver.api.TaskHandle;
+import io.drover.driver.api.TaskNotFoundException;
+import io.drover.driver.api.TaskStatus;
+import io.drover.driver.api.Timers;
+import io.drover.process.KillReport;
+import io.drover.process.LogRotation;
+import io.drover.process.ProcessSupervisor;
+import io.drover.process.SpawnException;
+import io.drover.process.SpawnSpec;
+import io.drover.process.SupervisedProcess;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import org.pf4j.Extension;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Nomad's raw_exec: runs {@code command} with {@code args} as the agent's user, in its own session and process
+ * group, with the task's environment (plus the agent's PATH when the task sets none) in {@code work_dir}
+ * (default: the task directory), stdout and stderr through pipes into {@code <task>.stdout.N} /
+ * {@code .stderr.N}, rotated per the task's {@code logs} block ({@link TaskConfig#logMaxFiles()},
+ * {@link TaskConfig#logMaxFileSize()}). Disabled unless the plugin config says {@code enabled = true}.
+ *
+ * <p>Thread-safe; no method blocks on a task. {@link #start} spawns synchronously (about a millisecond) and
+ * returns a completed stage; exits complete on the supervisor's single watcher thread. Signals go to the
+ * task's whole process group; SIGKILL kills the whole tree (see {@link SupervisedProcess#killTree()}).
+ * {@link #destroy} also kills whatever an exited task left behind in its session or group.
+ */
+@Extension
+public final class RawExecDriver implements TaskDriver {
+    public static final String NAME = "raw_exec";
+    private static final Logger LOG = LoggerFactory.getLogger(RawExecDriver.class);
+
+    private record RawTask(SupervisedProcess process, long startedAtNanos) {}
+
+    private final Map<String, RawTask> tasks = new ConcurrentHashMap<>();
+    private volatile boolean enabled;
+    private volatile ProcessSupervisor supervisor;
+    private volatile Timers timers;
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Capabilities capabilities() {
+        return new Capabilities(true, false);
+    }
+
+    /**
+     * Reads the plugin config; when enabled, loads the native binding and starts the watcher thread here (the
+     * first native call costs ~280 ms), so that no task start pays for it.
+     */
+    @Override
+    public void init(DriverContext context) throws DriverException {
+        RawExecPluginConfig config = RawExecPluginConfig.parse(context.pluginConfig());
+        timers = context.timers();
+        if (config.enabled()) {
+            try {
+                supervisor = ProcessSupervisor.create(NAME);
+            } catch (UnsupportedOperationException e) {
+                throw new DriverException(e.getMessage(), false, e);
+            }
+        }
+        enabled = config.enabled();
+    }
+
+    @Override
+    public DriverHealth health() {
+        if (!enabled) {
+            return DriverHealth.unhealthy(RawExecPluginConfig.DISABLED_MESSAGE);
+        }
+        return DriverHealth.healthy("raw_exec ready");
+    }
+
+    @Override
+    public List<ConfigProblem> validateConfig(Map<String, Object> config) {
+        return RawExecConfig.validate(config);
+    }
+
+    @Override
+    public CompletionStage<TaskHandle> start(TaskConfig task) {
+        ProcessSupervisor sup = supervisor;
+        if (!enabled || sup == null) {
+            return CompletableFuture.failedFuture(new DriverException(RawExecPluginConfig.DISABLED_MESSAGE, false));
+        }
+        RawExecConfig config;
+        try {
+            config = RawExecConfig.parse(task.config());
+        } catch (IllegalArgumentException e) {
+            return CompletableFuture.failedFuture(new DriverException(e.getMessage(), false));
+        }
+        if (tasks.containsKey(task.taskId())) {
+            return CompletableFuture.failedFuture(
+                    new DriverException("task " + task.taskId() + " already started", false));
+        }
+        Path workDir = config.workDir() == null ? task.taskDir() : task.taskDir().resolve(config.workDir());
+        LogRotation rotation = new LogRotation(task.logMaxFiles(), task.logMaxFileSize(), LogRotation.DEFAULT_BUFFER);
+        SpawnSpec spec = new SpawnSpec(config.command(), config.args(), env(task), workDir, task.stdoutPath(),
+                task.stderrPath(), rotation);
+        SupervisedProcess process;
+        try {
+            process = sup.spawn(spec);
+        } catch (SpawnException e) {
+            return CompletableFuture.failedFuture(new DriverException(e.getMessage(), false, e));
+        }
+        long startedAt = nanos(timers.now());
+        if (tasks.putIfAbsent(task.taskId(), new RawTask(process, startedAt)) != null) {
+            process.killTree(); // lost a race with a concurrent start of the same id
+            return CompletableFuture.failedFuture(
+                    new DriverException("task " + task.taskId() + " already started", false));
+        }
+        return CompletableFuture.completedFuture(
+                new TaskHandle(task.taskId(), NAME, startedAt, Map.of("pid", Integer.toString(process.pid()))));
+    }
+
+    private static Map<String, String> env(TaskConfig task) {
+        if (task.env().containsKey("PATH")) {
+            return task.env();
+        }
+        Map<String, String> env = new HashMap<>(task.env());
+        String agentPath = System.getenv("PATH");
+        if (agentPath != null) {
+            env.put("PATH", agentPath);
+        }
+        return env;
+    }
+
+    @Override
+    public CompletionStage<ExitResult> awaitExit(String taskId) throws TaskNotFoundException {
+        return task(taskId).process.onExit();
+    }
+
+    @Override
+    public void signal(String taskId, String signal) throws DriverException {
+        RawTask task = task(taskId);
+        String canonical = Signals.canonical(signal)
+                .orElseThrow(() -> new DriverException("unknown signal \"" + signal + "\"", false));
+        try {
+            task.process.signal(Signals.number(canonical));
+        } catch (IllegalStateException e) {
+            throw new DriverException("cannot send " + canonical + ": " + e.getMessage(), false, e);
+        }
+    }
+
+    @Override
+    public TaskStatus inspect(String taskId) throws TaskNotFoundException {
+        RawTask task = task(taskId);
+        Optional<ExitResult> exit = task.process.exitNow();
+        return new TaskStatus(taskId, exit.isPresent() ? TaskStatus.State.EXITED : TaskStatus.State.RUNNING,
+                task.startedAtNanos, exit.orElse(null));
+    }
+
+    /**
+     * The latest tree kill of a task (its SIGKILL, or the sweep of {@link #destroy}), with the processes that
+     * survived it; empty when none was started.
+     */
+    public Optional<CompletionStage<KillReport>> lastKill(String taskId) throws TaskNotFoundException {
+        return task(taskId).process.lastKill();
+    }
+
+    /**
+     * Forgets the task after killing its tree: the task itself if it still runs, and whatever it left in its
+     * session or group if it exited. Survivors are logged. Idempotent; returns without waiting.
+     */
+    @Override
+    public void destroy(String taskId) {
+        RawTask task = tasks.remove(taskId);
+        if (task == null) {
+            return;
+        }
+        task.process.killTree().thenAccept(report -> {
+            if (!report.clean()) {
+                LOG.warn("task {}: processes survived SIGKILL: {}", taskId, report.survivors());
+            }
+        });
+    }
+
+    /** Stops the watcher thread; running tasks are left alone (the host decides about them). */
+    @Override
+    public void close() {
+        ProcessSupervisor sup = supervisor;
+        if (sup != null) {
+            sup.close();
+        }
+    }
+
+    private RawTask task(String taskId) throws TaskNotFoundException {
+        RawTask task = tasks.get(taskId);
+        if (task == null) {
+            throw new TaskNotFoundException(taskId);
+        }
+        return task;
+    }
+
+    private static long nanos(Instant t) {
+        return t.getEpochSecond() * 1_000_000_000L + t.getNano();
+    }
+}
