@@ -24,9 +24,15 @@ public final class AllocStatusFormatter {
     private AllocStatusFormatter() {}
 
     public static String format(AllocationState alloc, ZoneId zone) {
+        return format(alloc, zone, name -> "");
+    }
+
+    /** @param taskExtra text appended after each task's section (e.g. the tail of its logs), by task name */
+    public static String format(AllocationState alloc, ZoneId zone, java.util.function.Function<String, String> taskExtra) {
         StringBuilder sb = new StringBuilder(header(alloc, zone));
         Map<String, TaskState> byName = new TreeMap<>(alloc.taskStates());
-        byName.forEach((name, state) -> sb.append('\n').append(task(alloc, name, state, zone)));
+        byName.forEach((name, state) -> sb.append('\n').append(task(alloc, name, state, zone))
+                .append(taskExtra.apply(name)));
         return sb.toString();
     }
 

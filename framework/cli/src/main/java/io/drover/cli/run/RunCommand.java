@@ -47,6 +47,9 @@ public final class RunCommand implements Callable<Integer> {
     /** Extra time the Ctrl-C path waits beyond max_kill_timeout for poststop tasks and the final status. */
     private static final Duration INTERRUPT_GRACE = Duration.ofSeconds(10);
 
+    /** Lines of each task's stdout and stderr that -verbose prints under its section. */
+    private static final int LOG_TAIL_LINES = 10;
+
     private final CliContext ctx;
 
     @Mixin
@@ -57,7 +60,8 @@ public final class RunCommand implements Callable<Integer> {
     private boolean json;
 
     @Option(names = {"-verbose", "--verbose"},
-            description = "Show full allocation IDs in the live status and Drover's INFO log lines on stderr.")
+            description = "Show the last lines of each task's stdout and stderr under its section, full "
+                    + "allocation IDs in the live status, and Drover's INFO log lines on stderr.")
     private boolean verbose;
 
     @Parameters(arity = "1..*", paramLabel = "JOB",
@@ -100,16 +104,20 @@ public final class RunCommand implements Callable<Integer> {
                 });
                 allocs = runner.runToEnd(loaded.jobs());
             }
-            ctx.out().print(json ? AllocJson.format(allocs) : text(allocs));
+            ctx.out().print(json ? AllocJson.format(allocs) : text(allocs, data.path()));
             ctx.out().flush();
             return allocs.stream().anyMatch(a -> a.clientStatus() == ClientStatus.FAILED)
                     ? ExitCodes.FAILED : ExitCodes.OK;
         }
     }
 
-    private String text(List<AllocationState> allocs) {
+    /** With -verbose, each task's section ends with the last lines of its stdout and stderr. */
+    private String text(List<AllocationState> allocs, java.nio.file.Path dataDir) {
         return allocs.stream()
-                .map(a -> AllocStatusFormatter.format(a, ctx.zone()))
+                .map(a -> AllocStatusFormatter.format(a, ctx.zone(), task -> !verbose ? ""
+                        : io.drover.cli.format.LogTail.section(
+                                dataDir.resolve("alloc").resolve(a.id()).resolve("alloc").resolve("logs"), task,
+                                LOG_TAIL_LINES)))
                 .collect(Collectors.joining("\n"));
     }
 }

@@ -42,6 +42,18 @@ final class Allocs {
         tasks.forEachRemaining(t -> assertThat(t.getValue().get("State").asText()).as(t.getKey()).isEqualTo("dead"));
     }
 
+    /** The task's first event of that type; fails when there is none. */
+    static JsonNode event(JsonNode alloc, String task, String type) {
+        return events(alloc, task).filter(e -> e.get("Type").asText().equals(type)).findFirst()
+                .orElseThrow(() -> new AssertionError("task " + task + " has no " + type + " event"));
+    }
+
+    /** The event types of a task state, oldest first. */
+    static java.util.List<String> types(JsonNode taskState) {
+        return StreamSupport.stream(taskState.get("Events").spliterator(), false)
+                .map(e -> e.get("Type").asText()).toList();
+    }
+
     private static java.util.stream.Stream<JsonNode> events(JsonNode alloc, String task) {
         JsonNode state = alloc.get("TaskStates").get(task);
         assertThat(state).as("task " + task).isNotNull();
