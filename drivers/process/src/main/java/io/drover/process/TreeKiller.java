@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  *   <li>verify: the pidfds are watched by the {@link ExitWatcher}; each becomes readable when its process is
  *       dead. Whatever is not dead after {@link #VERIFY_TIMEOUT} is reported as a survivor (and logged).
  * </ol>
- * Thread-safe; {@link #kill} blocks only for the /proc scans (about a millisecond per hundred processes).
+ * Thread-safe; {@link #kill} never blocks: one killer thread per supervisor does the scans, in batches.
  */
 final class TreeKiller {
     private static final Logger LOG = LoggerFactory.getLogger(TreeKiller.class);
@@ -41,43 +41,87 @@ final class TreeKiller {
 
     private record Pinned(ProcTable.Proc proc, int pidfd) {}
 
+    /** One task's tree kill in progress: what was found and pinned so far. */
+    private static final class Request {
+        final SupervisedProcess task;
+        final CompletableFuture<KillReport> report;
+        final List<ProcTable.Proc> killed = new ArrayList<>();
+        final Map<Integer, Pinned> pinned = new LinkedHashMap<>();
+
+        Request(SupervisedProcess task, CompletableFuture<KillReport> report) {
+            this.task = task;
+            this.report = report;
+        }
+    }
+
+    private final Object lock = new Object();
+    private List<Request> queued = new ArrayList<>();
+    private Thread killer;
+
+    /**
+     * Starts the tree kill of a task and returns at once: never blocks the caller (engine threads call this
+     * through {@code TaskDriver.signal}). The work runs on this supervisor's killer thread, which serves every
+     * request queued while it scanned in one batch: one {@code /proc} snapshot per round for all of them. A
+     * snapshot costs 20-100 ms on these machines, so one scan per task made 100 concurrent SIGKILLs land
+     * seconds late; batched, they land within a couple of scans.
+     */
     CompletableFuture<KillReport> kill(SupervisedProcess task) {
         CompletableFuture<KillReport> report = new CompletableFuture<>();
         int root = task.pid();
         task.killStarted(report);
-        List<ProcTable.Proc> killed = new ArrayList<>();
-        Map<Integer, Pinned> pinned = new LinkedHashMap<>();
-        try {
-            if (task.reaped() && !owner.groupExists(root)) {
-                // the task is gone and left nothing in its group: skip the /proc scan (destroy of every task
-                // that exited cleanly). A process that moved to another group of the session, or called setsid,
-                // before the leader exited is not found this way; see docs/process-supervision.md.
-                task.killVerified(KillReport.NOTHING);
-                report.complete(KillReport.NOTHING);
-                return report;
+        if (task.reaped() && !owner.groupExists(root)) {
+            // the task is gone and left nothing in its group: skip the /proc scan (destroy of every task
+            // that exited cleanly). A process that moved to another group of the session, or called setsid,
+            // before the leader exited is not found this way; see docs/process-supervision.md.
+            task.killVerified(KillReport.NOTHING);
+            report.complete(KillReport.NOTHING);
+            return report;
+        }
+        synchronized (lock) {
+            queued.add(new Request(task, report));
+            if (killer == null) {
+                killer = new Thread(this::serve, "drover-tree-killer");
+                killer.setDaemon(true);
+                killer.start();
             }
-            for (int round = 0; round < ROUNDS; round++) {
-                boolean fresh = false;
-                for (ProcTable.Proc p : ProcTable.snapshot().tree(root, root, root)) {
-                    if (p.pid() == self || p.pid() <= 1 || pinned.containsKey(p.pid())
-                            || (p.zombie() && p.pid() != root)) {
-                        continue;
+            lock.notifyAll();
+        }
+        return report;
+    }
+
+    private void serve() {
+        while (true) {
+            List<Request> batch;
+            synchronized (lock) {
+                while (queued.isEmpty()) {
+                    try {
+                        lock.wait();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
                     }
-                    if (p.pid() == root) {
-                        pinned.put(root, new Pinned(p, -1));
-                        killed.add(p);
-                        continue;
-                    }
-                    pin(p).ifPresent(pin -> {
-                        pinned.put(p.pid(), pin);
-                        killed.add(p);
-                    });
-                    fresh = true;
                 }
-                task.killSelfAndGroup();
-                for (Pinned pin : pinned.values()) {
-                    if (pin.pidfd >= 0) {
-                        owner.pidfdKill(pin.pidfd);
+                batch = queued;
+                queued = new ArrayList<>();
+            }
+            killBatch(batch);
+        }
+    }
+
+    private void killBatch(List<Request> batch) {
+        try {
+            for (int round = 0; round < ROUNDS; round++) {
+                ProcTable snapshot = ProcTable.snapshot();
+                boolean fresh = false;
+                for (Request r : batch) {
+                    fresh |= collect(r, snapshot);
+                }
+                for (Request r : batch) {
+                    r.task.killSelfAndGroup();
+                    for (Pinned pin : r.pinned.values()) {
+                        if (pin.pidfd >= 0) {
+                            owner.pidfdKill(pin.pidfd);
+                        }
                     }
                 }
                 if (!fresh) {
@@ -85,12 +129,37 @@ final class TreeKiller {
                 }
             }
         } catch (RuntimeException e) {
-            LOG.error("tree kill of process {} failed", root, e);
-            task.killSelfAndGroup();
+            LOG.error("tree kill failed; killing the groups only", e);
+            batch.forEach(r -> r.task.killSelfAndGroup());
         }
-        new Verification(task, killed, pinned.values().stream().filter(p -> p.pidfd >= 0).toList(), report)
-                .start();
-        return report;
+        for (Request r : batch) {
+            new Verification(r.task, r.killed, r.pinned.values().stream().filter(p -> p.pidfd >= 0).toList(),
+                    r.report).start();
+        }
+    }
+
+    /** Pins what the snapshot shows of a task's tree that was not pinned yet; true when something new was. */
+    private boolean collect(Request r, ProcTable snapshot) {
+        int root = r.task.pid();
+        boolean fresh = false;
+        for (ProcTable.Proc p : snapshot.tree(root, root, root)) {
+            if (p.pid() == self || p.pid() <= 1 || r.pinned.containsKey(p.pid())
+                    || (p.zombie() && p.pid() != root)) {
+                continue;
+            }
+            if (p.pid() == root) {
+                r.pinned.put(root, new Pinned(p, -1));
+                r.killed.add(p);
+                continue;
+            }
+            Optional<Pinned> pin = pin(p);
+            if (pin.isPresent()) {
+                r.pinned.put(p.pid(), pin.get());
+                r.killed.add(p);
+                fresh = true;
+            }
+        }
+        return fresh;
     }
 
     private Optional<Pinned> pin(ProcTable.Proc p) {
