@@ -2,23 +2,13 @@ package io.drover.cli.bench;
 
 import io.drover.core.driver.DriverCatalog;
 import io.drover.core.time.Nanos;
-import io.drover.driver.api.Capabilities;
-import io.drover.driver.api.ConfigProblem;
-import io.drover.driver.api.DriverContext;
 import io.drover.driver.api.DriverException;
-import io.drover.driver.api.DriverHealth;
-import io.drover.driver.api.ExitResult;
-import io.drover.driver.api.TaskConfig;
+import io.drover.driver.api.ForwardingTaskDriver;
 import io.drover.driver.api.TaskDriver;
-import io.drover.driver.api.TaskHandle;
-import io.drover.driver.api.TaskNotFoundException;
-import io.drover.driver.api.TaskStatus;
 import io.drover.driver.api.Timers;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 
 /** A catalog whose drivers note when the engine asked for SIGKILL, per allocation (unix nanos). */
@@ -46,46 +36,9 @@ final class SignalTimes implements DriverCatalog {
         return delegate.names();
     }
 
-    private final class Timed implements TaskDriver {
-        private final TaskDriver d;
-
+    private final class Timed extends ForwardingTaskDriver {
         Timed(TaskDriver d) {
-            this.d = d;
-        }
-
-        @Override
-        public String name() {
-            return d.name();
-        }
-
-        @Override
-        public Capabilities capabilities() {
-            return d.capabilities();
-        }
-
-        @Override
-        public void init(DriverContext context) throws DriverException {
-            d.init(context);
-        }
-
-        @Override
-        public DriverHealth health() {
-            return d.health();
-        }
-
-        @Override
-        public List<ConfigProblem> validateConfig(Map<String, Object> config) {
-            return d.validateConfig(config);
-        }
-
-        @Override
-        public CompletionStage<TaskHandle> start(TaskConfig config) {
-            return d.start(config);
-        }
-
-        @Override
-        public CompletionStage<ExitResult> awaitExit(String taskId) throws TaskNotFoundException {
-            return d.awaitExit(taskId);
+            super(d);
         }
 
         @Override
@@ -93,17 +46,7 @@ final class SignalTimes implements DriverCatalog {
             if (signal.equals("SIGKILL")) {
                 sigkill.putIfAbsent(taskId.substring(0, taskId.indexOf('/')), Nanos.of(timers.now()));
             }
-            d.signal(taskId, signal);
-        }
-
-        @Override
-        public TaskStatus inspect(String taskId) throws TaskNotFoundException {
-            return d.inspect(taskId);
-        }
-
-        @Override
-        public void destroy(String taskId) {
-            d.destroy(taskId);
+            super.signal(taskId, signal);
         }
     }
 }
