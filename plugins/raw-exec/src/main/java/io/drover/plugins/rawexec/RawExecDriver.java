@@ -6,31 +6,22 @@ import io.drover.driver.api.DriverContext;
 import io.drover.driver.api.DriverException;
 import io.drover.driver.api.DriverHealth;
 import io.drover.driver.api.ExitResult;
-import io.drover.driver.api.Signals;
 import io.drover.driver.api.TaskConfig;
 import io.drover.driver.api.TaskDriver;
 import io.drover.driver.api.TaskHandle;
 import io.drover.driver.api.TaskNotFoundException;
 import io.drover.driver.api.TaskStatus;
-import io.drover.driver.api.Timers;
 import io.drover.process.KillReport;
-import io.drover.process.LogRotation;
 import io.drover.process.ProcessSupervisor;
-import io.drover.process.SpawnException;
 import io.drover.process.SpawnSpec;
-import io.drover.process.SupervisedProcess;
+import io.drover.process.SupervisedTasks;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 import org.pf4j.Extension;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Nomad's raw_exec: runs {@code command} with {@code args} as the agent's user, in its own session and process
@@ -47,14 +38,10 @@ import org.slf4j.LoggerFactory;
 @Extension
 public final class RawExecDriver implements TaskDriver {
     public static final String NAME = "raw_exec";
-    private static final Logger LOG = LoggerFactory.getLogger(RawExecDriver.class);
 
-    private record RawTask(SupervisedProcess process, long startedAtNanos) {}
-
-    private final Map<String, RawTask> tasks = new ConcurrentHashMap<>();
     private volatile boolean enabled;
     private volatile ProcessSupervisor supervisor;
-    private volatile Timers timers;
+    private volatile SupervisedTasks tasks;
 
     @Override
     public String name() {
@@ -73,7 +60,7 @@ public final class RawExecDriver implements TaskDriver {
     @Override
     public void init(DriverContext context) throws DriverException {
         RawExecPluginConfig config = RawExecPluginConfig.parse(context.pluginConfig());
-        timers = context.timers();
+        tasks = new SupervisedTasks(NAME, context.timers());
         if (config.enabled()) {
             try {
                 supervisor = ProcessSupervisor.create(NAME);
@@ -109,65 +96,25 @@ public final class RawExecDriver implements TaskDriver {
         } catch (IllegalArgumentException e) {
             return CompletableFuture.failedFuture(new DriverException(e.getMessage(), false));
         }
-        if (tasks.containsKey(task.taskId())) {
-            return CompletableFuture.failedFuture(
-                    new DriverException("task " + task.taskId() + " already started", false));
-        }
         Path workDir = config.workDir() == null ? task.taskDir() : task.taskDir().resolve(config.workDir());
-        LogRotation rotation = new LogRotation(task.logMaxFiles(), task.logMaxFileSize(), LogRotation.DEFAULT_BUFFER);
-        SpawnSpec spec = new SpawnSpec(config.command(), config.args(), env(task), workDir, task.stdoutPath(),
-                task.stderrPath(), rotation);
-        SupervisedProcess process;
-        try {
-            process = sup.spawn(spec);
-        } catch (SpawnException e) {
-            return CompletableFuture.failedFuture(new DriverException(e.getMessage(), false, e));
-        }
-        long startedAt = nanos(timers.now());
-        if (tasks.putIfAbsent(task.taskId(), new RawTask(process, startedAt)) != null) {
-            process.killTree(); // lost a race with a concurrent start of the same id
-            return CompletableFuture.failedFuture(
-                    new DriverException("task " + task.taskId() + " already started", false));
-        }
-        return CompletableFuture.completedFuture(
-                new TaskHandle(task.taskId(), NAME, startedAt, Map.of("pid", Integer.toString(process.pid()))));
-    }
-
-    private static Map<String, String> env(TaskConfig task) {
-        if (task.env().containsKey("PATH")) {
-            return task.env();
-        }
-        Map<String, String> env = new HashMap<>(task.env());
-        String agentPath = System.getenv("PATH");
-        if (agentPath != null) {
-            env.put("PATH", agentPath);
-        }
-        return env;
+        SpawnSpec spec = new SpawnSpec(config.command(), config.args(), SupervisedTasks.envWithAgentPath(task),
+                workDir, task.stdoutPath(), task.stderrPath(), SupervisedTasks.rotation(task));
+        return tasks.start(task.taskId(), sup, spec);
     }
 
     @Override
     public CompletionStage<ExitResult> awaitExit(String taskId) throws TaskNotFoundException {
-        return task(taskId).process.onExit();
+        return tasks.awaitExit(taskId);
     }
 
     @Override
     public void signal(String taskId, String signal) throws DriverException {
-        RawTask task = task(taskId);
-        String canonical = Signals.canonical(signal)
-                .orElseThrow(() -> new DriverException("unknown signal \"" + signal + "\"", false));
-        try {
-            task.process.signal(Signals.number(canonical));
-        } catch (IllegalStateException e) {
-            throw new DriverException("cannot send " + canonical + ": " + e.getMessage(), false, e);
-        }
+        tasks.signal(taskId, signal);
     }
 
     @Override
     public TaskStatus inspect(String taskId) throws TaskNotFoundException {
-        RawTask task = task(taskId);
-        Optional<ExitResult> exit = task.process.exitNow();
-        return new TaskStatus(taskId, exit.isPresent() ? TaskStatus.State.EXITED : TaskStatus.State.RUNNING,
-                task.startedAtNanos, exit.orElse(null));
+        return tasks.inspect(taskId);
     }
 
     /**
@@ -175,7 +122,7 @@ public final class RawExecDriver implements TaskDriver {
      * survived it; empty when none was started.
      */
     public Optional<CompletionStage<KillReport>> lastKill(String taskId) throws TaskNotFoundException {
-        return task(taskId).process.lastKill();
+        return tasks.lastKill(taskId);
     }
 
     /**
@@ -184,15 +131,10 @@ public final class RawExecDriver implements TaskDriver {
      */
     @Override
     public void destroy(String taskId) {
-        RawTask task = tasks.remove(taskId);
-        if (task == null) {
-            return;
+        SupervisedTasks t = tasks;
+        if (t != null) {
+            t.destroy(taskId);
         }
-        task.process.killTree().thenAccept(report -> {
-            if (!report.clean()) {
-                LOG.warn("task {}: processes survived SIGKILL: {}", taskId, report.survivors());
-            }
-        });
     }
 
     /** Stops the watcher thread; running tasks are left alone (the host decides about them). */
@@ -202,17 +144,5 @@ public final class RawExecDriver implements TaskDriver {
         if (sup != null) {
             sup.close();
         }
-    }
-
-    private RawTask task(String taskId) throws TaskNotFoundException {
-        RawTask task = tasks.get(taskId);
-        if (task == null) {
-            throw new TaskNotFoundException(taskId);
-        }
-        return task;
-    }
-
-    private static long nanos(Instant t) {
-        return t.getEpochSecond() * 1_000_000_000L + t.getNano();
     }
 }

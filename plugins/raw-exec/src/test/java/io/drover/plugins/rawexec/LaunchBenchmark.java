@@ -1,5 +1,6 @@
 package io.drover.plugins.rawexec;
 
+import io.drover.process.WallTimers;
 import io.drover.driver.api.DriverContext;
 import io.drover.driver.api.TaskConfig;
 import java.io.File;

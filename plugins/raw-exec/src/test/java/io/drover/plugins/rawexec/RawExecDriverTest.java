@@ -1,5 +1,6 @@
 package io.drover.plugins.rawexec;
 
+import io.drover.process.WallTimers;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

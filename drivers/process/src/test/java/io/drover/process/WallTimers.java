@@ -1,4 +1,4 @@
-package io.drover.plugins.rawexec;
+package io.drover.process;
 
 import io.drover.driver.api.Timers;
 import java.time.Duration;
@@ -7,7 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /** The wall clock as {@link Timers}, for driver tests that run real processes. */
-final class WallTimers implements Timers {
+public final class WallTimers implements Timers {
     @Override
     public Instant now() {
         return Instant.now();

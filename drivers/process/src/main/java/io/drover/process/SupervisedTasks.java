@@ -1,0 +1,151 @@
+package io.drover.process;
+
+import io.drover.driver.api.DriverException;
+import io.drover.driver.api.ExitResult;
+import io.drover.driver.api.Signals;
+import io.drover.driver.api.TaskConfig;
+import io.drover.driver.api.TaskHandle;
+import io.drover.driver.api.TaskNotFoundException;
+import io.drover.driver.api.TaskStatus;
+import io.drover.driver.api.Timers;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The task table of a driver whose tasks are supervised processes (raw_exec, java): everything of the
+ * {@code TaskDriver} contract after the driver has turned a task's config into a {@link SpawnSpec} — start
+ * bookkeeping, awaitExit, signal by name to the whole group, inspect, tree kill on destroy. Shared so that the
+ * drivers differ only in how they build the command. Thread-safe; no method blocks on a task.
+ */
+public final class SupervisedTasks {
+    private static final Logger LOG = LoggerFactory.getLogger(SupervisedTasks.class);
+
+    private record Entry(SupervisedProcess process, long startedAtNanos) {}
+
+    private final String driverName;
+    private final Timers timers;
+    private final Map<String, Entry> tasks = new ConcurrentHashMap<>();
+
+    /** @param driverName the name put in every {@link TaskHandle} */
+    public SupervisedTasks(String driverName, Timers timers) {
+        this.driverName = driverName;
+        this.timers = timers;
+    }
+
+    /**
+     * Spawns {@code spec} as the run {@code taskId} (synchronously, about a millisecond) and returns a completed
+     * stage with its handle (its pid in the driver state); a failed stage with an unrecoverable
+     * {@link DriverException} carrying the OS reason when it cannot start, or when the id is already started.
+     */
+    public CompletionStage<TaskHandle> start(String taskId, ProcessSupervisor supervisor, SpawnSpec spec) {
+        if (tasks.containsKey(taskId)) {
+            return alreadyStarted(taskId);
+        }
+        SupervisedProcess process;
+        try {
+            process = supervisor.spawn(spec);
+        } catch (SpawnException e) {
+            return CompletableFuture.failedFuture(new DriverException(e.getMessage(), false, e));
+        }
+        long startedAt = nanos(timers.now());
+        if (tasks.putIfAbsent(taskId, new Entry(process, startedAt)) != null) {
+            process.killTree(); // lost a race with a concurrent start of the same id
+            return alreadyStarted(taskId);
+        }
+        return CompletableFuture.completedFuture(
+                new TaskHandle(taskId, driverName, startedAt, Map.of("pid", Integer.toString(process.pid()))));
+    }
+
+    private static CompletionStage<TaskHandle> alreadyStarted(String taskId) {
+        return CompletableFuture.failedFuture(new DriverException("task " + taskId + " already started", false));
+    }
+
+    /** Whether a run with this id is in the table (started and not destroyed). */
+    public boolean contains(String taskId) {
+        return tasks.containsKey(taskId);
+    }
+
+    public CompletionStage<ExitResult> awaitExit(String taskId) throws TaskNotFoundException {
+        return entry(taskId).process.onExit();
+    }
+
+    /** Sends a signal by name (any spelling {@link Signals} knows) to the task's whole process group. */
+    public void signal(String taskId, String signal) throws DriverException {
+        Entry task = entry(taskId);
+        String canonical = Signals.canonical(signal)
+                .orElseThrow(() -> new DriverException("unknown signal \"" + signal + "\"", false));
+        try {
+            task.process.signal(Signals.number(canonical));
+        } catch (IllegalStateException e) {
+            throw new DriverException("cannot send " + canonical + ": " + e.getMessage(), false, e);
+        }
+    }
+
+    public TaskStatus inspect(String taskId) throws TaskNotFoundException {
+        Entry task = entry(taskId);
+        Optional<ExitResult> exit = task.process.exitNow();
+        return new TaskStatus(taskId, exit.isPresent() ? TaskStatus.State.EXITED : TaskStatus.State.RUNNING,
+                task.startedAtNanos, exit.orElse(null));
+    }
+
+    /**
+     * The latest tree kill of a task (its SIGKILL, or the sweep of {@link #destroy}), with the processes that
+     * survived it; empty when none was started.
+     */
+    public Optional<CompletionStage<KillReport>> lastKill(String taskId) throws TaskNotFoundException {
+        return entry(taskId).process.lastKill();
+    }
+
+    /**
+     * Forgets the task after killing its tree: the task itself if it still runs, and whatever it left in its
+     * session or group if it exited. Survivors are logged. Idempotent; returns without waiting.
+     */
+    public void destroy(String taskId) {
+        Entry task = tasks.remove(taskId);
+        if (task == null) {
+            return;
+        }
+        task.process.killTree().thenAccept(report -> {
+            if (!report.clean()) {
+                LOG.warn("{} task {}: processes survived SIGKILL: {}", driverName, taskId, report.survivors());
+            }
+        });
+    }
+
+    /** The task's environment, plus the agent's PATH when the task sets none (as raw_exec and java do). */
+    public static Map<String, String> envWithAgentPath(TaskConfig task) {
+        if (task.env().containsKey("PATH")) {
+            return task.env();
+        }
+        Map<String, String> env = new HashMap<>(task.env());
+        String agentPath = System.getenv("PATH");
+        if (agentPath != null) {
+            env.put("PATH", agentPath);
+        }
+        return env;
+    }
+
+    /** Output through pipes to files rotated per the task's {@code logs} block. */
+    public static LogRotation rotation(TaskConfig task) {
+        return new LogRotation(task.logMaxFiles(), task.logMaxFileSize(), LogRotation.DEFAULT_BUFFER);
+    }
+
+    private Entry entry(String taskId) throws TaskNotFoundException {
+        Entry task = tasks.get(taskId);
+        if (task == null) {
+            throw new TaskNotFoundException(taskId);
+        }
+        return task;
+    }
+
+    private static long nanos(Instant t) {
+        return t.getEpochSecond() * 1_000_000_000L + t.getNano();
+    }
+}

@@ -1,0 +1,31 @@
+package io.drover.plugins.java;
+
+import io.drover.driver.api.DriverContext;
+import io.drover.driver.api.DriverException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** A java driver as the agent makes it, and configs that run the test fixtures in a fast-starting child JVM. */
+final class JavaFixture {
+    /** Small, quick child JVMs: no C2, shared archive when present, small heap and stacks. */
+    static final List<String> FAST_JVM = List.of("-Xshare:auto", "-XX:TieredStopAtLevel=1", "-Xss256k", "-Xmx32m",
+            "-XX:+UseSerialGC", "-XX:-UsePerfData");
+    /** The test classes (io.drover.plugins.java.fixtures), as an absolute class path entry. */
+    static final String TEST_CLASSES = Path.of("target", "test-classes").toAbsolutePath().toString();
+
+    private JavaFixture() {}
+
+    static JavaDriver driver() throws DriverException {
+        JavaDriver driver = new JavaDriver();
+        driver.init(new DriverContext(Map.of(), new io.drover.process.WallTimers(), "0.1.0"));
+        return driver;
+    }
+
+    /** Runs {@code io.drover.plugins.java.fixtures.<fixture>} with these arguments. */
+    static Map<String, Object> fixture(String fixture, String... args) {
+        return Map.of("class", "io.drover.plugins.java.fixtures." + fixture, "class_path", List.of(TEST_CLASSES),
+                "jvm_options", FAST_JVM, "args", new ArrayList<>(List.of(args)));
+    }
+}
