@@ -1,5 +1,9 @@
 package io.drover.cli;
 
+import io.drover.cli.agent.AgentCommand;
+import io.drover.cli.client.AllocCommand;
+import io.drover.cli.client.JobCommand;
+import io.drover.cli.client.SystemCommand;
 import io.drover.cli.plugin.PluginCommand;
 import io.drover.cli.run.RunCommand;
 import java.io.PrintStream;
@@ -16,8 +20,11 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Drover runs jobs of tasks through driver plugins, with Nomad's task lifecycle.",
-        subcommands = {RunCommand.class, PluginCommand.class, CommandLine.HelpCommand.class},
-        footer = {"", "Exit codes: 0 ok, 1 an allocation failed, 2 bad input (usage, job file, config, driver).",
+        subcommands = {RunCommand.class, AgentCommand.class, JobCommand.class, AllocCommand.class,
+            SystemCommand.class, PluginCommand.class, CommandLine.HelpCommand.class},
+        footer = {"", "Exit codes: 0 ok, 1 an allocation failed, no agent or an agent error, 2 bad input (usage, "
+                + "job file, config, driver).",
+                "Client commands find the agent at -address, else DROVER_ADDR, else http://127.0.0.1:4747.",
                 "Set DROVER_DEBUG=1 to see stack traces of unexpected errors."})
 public final class Main implements Callable<Integer> {
     @Spec

@@ -23,10 +23,20 @@ public final class AllocStatusFormatter {
 
     private AllocStatusFormatter() {}
 
+    /** The text of an allocation whose {@code job} is known (the labels come from it). */
     public static String format(AllocationState alloc, ZoneId zone) {
+        return format(alloc, zone, Map.of());
+    }
+
+    /**
+     * The text of an allocation; when its {@code job} is null (read back from the API's JSON), the tasks'
+     * lifecycle labels come from {@code labels} (task name to label, e.g. {@code poststop}; a task missing from
+     * it gets none).
+     */
+    public static String format(AllocationState alloc, ZoneId zone, Map<String, String> labels) {
         StringBuilder sb = new StringBuilder(header(alloc, zone));
         Map<String, TaskState> byName = new TreeMap<>(alloc.taskStates());
-        byName.forEach((name, state) -> sb.append('\n').append(task(alloc, name, state, zone)));
+        byName.forEach((name, state) -> sb.append('\n').append(task(alloc, name, state, zone, labels)));
         return sb.toString();
     }
 
@@ -46,9 +56,10 @@ public final class AllocStatusFormatter {
         return Columns.keyValues(kv);
     }
 
-    private static String task(AllocationState alloc, String name, TaskState state, ZoneId zone) {
+    private static String task(AllocationState alloc, String name, TaskState state, ZoneId zone,
+            Map<String, String> labels) {
         StringBuilder sb = new StringBuilder("Task \"").append(name).append('"');
-        String label = kindLabel(alloc, name);
+        String label = alloc.job() == null ? labels.getOrDefault(name, "") : kindLabel(alloc, name);
         if (!label.isEmpty()) {
             sb.append(" (").append(label).append(')');
         }
