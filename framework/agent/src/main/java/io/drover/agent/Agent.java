@@ -202,6 +202,11 @@ public final class Agent implements AutoCloseable {
         return Optional.ofNullable(store.failure());
     }
 
+    /** Tasks not dead in allocations not terminal: what a graceful stop leaves running. */
+    public long liveTasks() {
+        return engine.allocations().stream().filter(a -> !a.terminal()).mapToLong(Agent::liveTasks).sum();
+    }
+
     /** Drivers loaded from plugin_dir with their health (empty when none loaded). */
     public List<DriverInfo> drivers() {
         return registry != null ? registry.drivers() : List.of();
@@ -223,8 +228,7 @@ public final class Agent implements AutoCloseable {
             return;
         }
         http.close();
-        long live = engine.allocations().stream().filter(a -> !a.terminal())
-                .mapToLong(Agent::liveTasks).sum();
+        long live = liveTasks();
         engine.close();
         if (registry != null) {
             registry.close();

@@ -67,7 +67,11 @@ public final class AgentCommand implements Callable<Integer> {
         }
         Thread hook = new Thread(() -> {
             ctx.err().println("==> Caught signal: stopping the agent; tasks are left running for re-attach");
+            long live = agent.liveTasks();
             agent.close();
+            ctx.err().println("==> Agent stopped; " + live + " task(s) left running for the next agent to "
+                    + "re-attach");
+            ctx.err().flush();
             stopped.countDown();
         }, "drover-agent-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
