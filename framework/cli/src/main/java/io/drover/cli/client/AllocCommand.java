@@ -10,7 +10,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "alloc",
         mixinStandardHelpOptions = true,
         description = "Allocation commands (talk to a running agent).",
-        subcommands = {AllocStatusCommand.class, AllocLogsCommand.class, AllocStopCommand.class, AllocSignalCommand.class})
+        subcommands = {AllocStatusCommand.class, AllocLogsCommand.class, AllocStopCommand.class,
+            AllocSignalCommand.class})
 public final class AllocCommand implements Callable<Integer> {
     @Spec
     private CommandLine.Model.CommandSpec spec;

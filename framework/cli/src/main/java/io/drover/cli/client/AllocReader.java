@@ -14,13 +14,13 @@ import java.util.Map;
  * Reads the API's allocation JSON back into an {@link AllocationState} (its {@code job} is not in the JSON: it
  * is null) and the lifecycle labels of a job's tasks from {@code GET /v1/job/:id}, for the text formatter.
  */
-final class AllocReader {
+public final class AllocReader {
     private static final ObjectMapper MAPPER = AllocJson.mapper()
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     private AllocReader() {}
 
-    static AllocationState alloc(String json) {
+    public static AllocationState alloc(String json) {
         try {
             return MAPPER.readValue(json, AllocationState.class);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
@@ -33,7 +33,7 @@ final class AllocReader {
      * Task name to its lifecycle label ({@code prestart sidecar}, {@code poststop}, ...; empty for a main task)
      * of one group of the job JSON; empty when the group is not there.
      */
-    static Map<String, String> labels(JsonNode job, String group) {
+    public static Map<String, String> labels(JsonNode job, String group) {
         Map<String, String> out = new LinkedHashMap<>();
         for (JsonNode g : job.path("TaskGroups")) {
             if (!group.equals(g.path("Name").asText())) {
