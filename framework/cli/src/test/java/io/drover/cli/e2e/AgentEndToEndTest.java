@@ -68,6 +68,19 @@ class AgentEndToEndTest {
     }
 
     @Test
+    void aJsonJobFileIsSentAsItIsAndTheTextShowsEveryLifecycleLabel() throws Exception {
+        String addr = agent(AgentTestConfig.write(tmp), "agent").awaitAddress(START);
+        Path job = Path.of(System.getProperty("drover.test.samples"), "lifecycle.json");
+
+        CliRun run = CliRun.of("job", "run", "-address", addr, job.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).contains("lifecycle.app[0]", "complete");
+        CliRun text = CliRun.of("alloc", "status", "-address", addr, run.out().strip().substring(0, 8));
+        assertThat(text.out()).contains("(prestart sidecar)", "(poststop)", "Client Status       = complete");
+    }
+
+    @Test
     void afterKillDashNineEveryRecordSurvivesTheLiveTaskIsNotRecoveredAndTheFinishedOneIsNotRerun()
             throws Exception {
         Path config = AgentTestConfig.write(tmp);
