@@ -10,6 +10,8 @@ import io.drover.core.engine.EngineConfig;
 import io.drover.core.engine.EngineRuntime;
 import io.drover.core.state.AllocationState;
 import io.drover.core.state.TaskLifeState;
+import io.drover.core.store.JournalStore;
+import io.drover.core.store.StoreCorruptException;
 import io.drover.driver.api.TaskDriver;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -25,8 +27,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The long-running agent: data dir, driver plugins, engine, job registry and the HTTP API, started from an
- * {@link AgentConfig}. {@link #close()} is a graceful stop: the API stops answering, the engine stops
+ * The long-running agent: data dir, durable state store ({@code <data_dir>/state}), driver plugins, engine, job
+ * registry and the HTTP API, started from an {@link AgentConfig}. At start the engine restores every recorded
+ * allocation (and the job registry is rebuilt from them) before the API accepts a request. {@link #close()} is a graceful stop: the API stops answering, the engine stops
  * publishing, and tasks are left running for a later agent to re-attach (as Nomad's client does).
  *
  * <p>Threads: {@code max(2, cores)} engine workers and one timer (CONCURRENCY.md), the API's server threads
@@ -42,10 +45,12 @@ public final class Agent implements AutoCloseable {
     private final JobRegistry jobs;
     private final HttpApi http;
     private final Path dataDir;
+    private final JournalStore store;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private Agent(EngineRuntime runtime, DriverRegistry registry, Engine engine, JobRegistry jobs, HttpApi http,
-            Path dataDir) {
+            Path dataDir, JournalStore store) {
+        this.store = store;
         this.runtime = runtime;
         this.registry = registry;
         this.engine = engine;
@@ -75,13 +80,29 @@ public final class Agent implements AutoCloseable {
         Path dataDir = config.dataDir().toAbsolutePath().normalize();
         DirChecks.prepareDataDir(dataDir).ifPresent(LOG::warn);
 
+        JournalStore store = openStore(dataDir.resolve(STATE_DIR));
         EngineRuntime runtime = EngineRuntime.real(Math.max(2, Runtime.getRuntime().availableProcessors()));
         DriverRegistry registry = loadDrivers(config, runtime);
         DriverCatalog catalog = registry != null ? registry : EMPTY;
         Engine engine = new Engine(new EngineConfig(dataDir, config.client().maxKillTimeout(),
-                config.client().gcKillPolicy()), catalog, runtime, allocIds);
+                config.client().gcKillPolicy()), catalog, runtime, store, allocIds);
         JobRegistry jobs = new JobRegistry(engine);
         HttpApi http;
+        try {
+            int restored = engine.restore();
+            jobs.restore(engine.allocations());
+            LOG.info("restored {} allocation(s) of {} job(s) from {}", restored, jobs.jobs().size(),
+                    dataDir.resolve(STATE_DIR));
+        } catch (RuntimeException e) {
+            engine.close();
+            if (registry != null) {
+                registry.close();
+            }
+            closeQuietly(runtime);
+            store.close();
+            throw new AgentStartException("cannot restore the state in " + dataDir.resolve(STATE_DIR) + ": "
+                    + e.getMessage(), e);
+        }
         try {
             http = HttpApi.start(new HttpApi.Services(engine, jobs, catalog,
                     () -> registry != null ? registry.drivers() : List.<DriverInfo>of(), dataDir, gc),
@@ -92,6 +113,7 @@ public final class Agent implements AutoCloseable {
                 registry.close();
             }
             closeQuietly(runtime);
+            store.close();
             throw new AgentStartException("cannot serve the HTTP API on " + config.bindAddr() + ":"
                     + config.httpPort() + ": " + e.getMessage(), e);
         }
@@ -101,7 +123,24 @@ public final class Agent implements AutoCloseable {
             LOG.warn("the API listens on {} without a token: anyone who reaches it can run jobs here; "
                     + "set acl {{ token = \"...\" }} or bind_addr = \"127.0.0.1\"", config.bindAddr());
         }
-        return new Agent(runtime, registry, engine, jobs, http, dataDir);
+        return new Agent(runtime, registry, engine, jobs, http, dataDir, store);
+    }
+
+    /** The store's folder under data_dir. */
+    public static final String STATE_DIR = "state";
+
+    /**
+     * Opens the state store; a corrupt or unreadable one is an {@link AgentStartException} whose one-line
+     * message names the file (the agent must not start and silently drop what it cannot read).
+     */
+    private static JournalStore openStore(Path dir) throws AgentStartException {
+        try {
+            return JournalStore.open(dir);
+        } catch (StoreCorruptException e) {
+            throw new AgentStartException(e.getMessage(), e);
+        } catch (IOException | RuntimeException e) {
+            throw new AgentStartException("cannot open the state store in " + dir + ": " + e, e);
+        }
     }
 
     private static boolean isLoopback(String addr) {
@@ -156,9 +195,32 @@ public final class Agent implements AutoCloseable {
     }
 
     /**
+     * Why the state store stopped, if it did: a failed write or sync is fatal (nothing more can be recorded),
+     * so whoever runs the agent polls this and exits non-zero. Empty while the store works. Thread-safe.
+     */
+    public Optional<Throwable> storeFailure() {
+        return Optional.ofNullable(store.failure());
+    }
+
+    /** Tasks not dead in allocations not terminal: what a graceful stop leaves running. */
+    public long liveTasks() {
+        return engine.allocations().stream().filter(a -> !a.terminal()).mapToLong(Agent::liveTasks).sum();
+    }
+
+    /** Drivers loaded from plugin_dir with their health (empty when none loaded). */
+    public List<DriverInfo> drivers() {
+        return registry != null ? registry.drivers() : List.of();
+    }
+
+    /** Problems met while loading plugins (one line each); empty when none or no plugins loaded. */
+    public List<String> pluginProblems() {
+        return registry != null ? registry.problems() : List.of();
+    }
+
+    /**
      * Graceful stop: closes the API (log follows end), shuts the engine down without killing anything, closes
      * the drivers (which leave their tasks running) and stops the agent's threads, returning once the engine's
-     * workers are idle. Idempotent.
+     * workers are idle; then closes the state store (what was queued is synced). Idempotent.
      */
     @Override
     public void close() {
@@ -166,14 +228,14 @@ public final class Agent implements AutoCloseable {
             return;
         }
         http.close();
-        long live = engine.allocations().stream().filter(a -> !a.terminal())
-                .mapToLong(Agent::liveTasks).sum();
+        long live = liveTasks();
         engine.close();
         if (registry != null) {
             registry.close();
         }
         closeQuietly(runtime);
         awaitWorkers();
+        store.close(); // after the engine: everything it queued is written and synced
         LOG.info("agent stopped; {} task(s) left running for the next agent to re-attach", live);
     }
 

@@ -4,6 +4,7 @@ import io.drover.core.engine.Engine;
 import io.drover.core.spec.Job;
 import io.drover.core.state.AllocationState;
 import io.drover.core.state.ClientStatus;
+import io.drover.core.state.DesiredStatus;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -17,8 +18,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The agent's registered jobs, in memory until the store arrives (issue 4 item 2): job by id, the ids of its
- * allocations, and its status derived from them.
+ * The agent's registered jobs: job by id, the ids of its allocations, and its status derived from them. Held in
+ * memory; after an agent restart it is rebuilt by {@link #restore} from the allocations the state store recorded
+ * (each carries its job), so a job that had no allocation (every group {@code count = 0}) or was purged is not
+ * restored. The version counter restarts from the number of distinct job definitions seen in the allocations.
  *
  * <p>Re-registering a job id stops every allocation of the previous version, then places the new version's
  * allocations; the old ones stay listed under the job (as Nomad keeps previous versions' allocations), so
@@ -80,6 +83,29 @@ public final class JobRegistry {
                 ids, false);
         jobs.put(job.id(), entry);
         return new Registration(entry, placed);
+    }
+
+    /**
+     * Rebuilds the registry from restored allocations (agent start, before any registration): per job id, the
+     * job of its newest allocation, every allocation id oldest first, stopped when every allocation's desired
+     * status is {@code stop}.
+     *
+     * @param restored the engine's allocations, oldest first
+     */
+    public synchronized void restore(List<AllocationState> restored) {
+        Map<String, List<AllocationState>> byJob = new java.util.LinkedHashMap<>();
+        for (AllocationState a : restored) {
+            byJob.computeIfAbsent(a.jobId(), k -> new ArrayList<>()).add(a);
+        }
+        byJob.forEach((jobId, allocs) -> {
+            AllocationState newest = allocs.get(allocs.size() - 1);
+            int version = (int) allocs.stream().map(AllocationState::job).distinct().count() - 1;
+            boolean stopped = allocs.stream().allMatch(a -> a.desiredStatus() == DesiredStatus.STOP);
+            List<String> ids = allocs.stream().map(AllocationState::id).toList();
+            allocIds.addAll(ids);
+            jobs.put(jobId, new Entry(newest.job(), Math.max(0, version), newest.createTime(),
+                    index.incrementAndGet(), ids, stopped));
+        });
     }
 
     /** Stops every allocation of a job and marks it stopped. Idempotent. */

@@ -14,6 +14,11 @@ public final class ConfigOption {
                     + "blocks. Without it: built-in defaults.")
     private Path file;
 
+    /** Whether {@code -config} was given. */
+    public boolean given() {
+        return file != null;
+    }
+
     /** The parsed config, or the defaults. A missing or bad file is a {@link ConfigException} (exit code 2). */
     public AgentConfig load() throws ConfigException {
         if (file == null) {

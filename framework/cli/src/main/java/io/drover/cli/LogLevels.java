@@ -18,4 +18,15 @@ public final class LogLevels {
             drover.setLevel(Level.INFO);
         }
     }
+
+    /**
+     * Sets Drover's own loggers to {@code level} (the agent config's {@code log_level}: TRACE, DEBUG, INFO, WARN,
+     * ERROR; anything else means INFO), unless the system property {@code drover.log.level} chose a level.
+     */
+    public static void set(String level) {
+        if (System.getProperty("drover.log.level") == null
+                && LoggerFactory.getLogger("io.drover") instanceof Logger drover) {
+            drover.setLevel(Level.toLevel(level, Level.INFO));
+        }
+    }
 }

@@ -1,5 +1,9 @@
 package io.drover.cli;
 
+import io.drover.cli.agent.AgentCommand;
+import io.drover.cli.client.AllocCommand;
+import io.drover.cli.client.JobCommand;
+import io.drover.cli.client.SystemCommand;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -19,7 +23,9 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Drover runs jobs of tasks through driver plugins, with Nomad's task lifecycle.",
-        footer = {"", "Exit codes: 0 ok, 1 an allocation failed, 2 bad input (usage, job file, config, driver).",
+        footer = {"", "Exit codes: 0 ok, 1 an allocation failed, no agent or an agent error, 2 bad input (usage, "
+                + "job file, config, driver).",
+                "Client commands find the agent at -address, else DROVER_ADDR, else http://127.0.0.1:4747.",
                 "Set DROVER_DEBUG=1 to see stack traces of unexpected errors."})
 public final class Main implements Callable<Integer> {
     /**
@@ -31,6 +37,10 @@ public final class Main implements Callable<Integer> {
     private static Map<String, Class<?>> subcommands() {
         Map<String, Class<?>> m = new LinkedHashMap<>();
         m.put("run", RunCommand.class);
+        m.put("agent", AgentCommand.class);
+        m.put("job", JobCommand.class);
+        m.put("alloc", AllocCommand.class);
+        m.put("system", SystemCommand.class);
         m.put("plugin", PluginCommand.class);
         m.put("help", CommandLine.HelpCommand.class);
         return m;

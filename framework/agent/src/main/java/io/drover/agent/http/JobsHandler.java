@@ -39,7 +39,9 @@ public final class JobsHandler {
     }
 
     /**
-     * Body: Nomad's register request {@code {"Job": {...}}}. Answers Nomad's {@code JobRegisterResponse} fields
+     * Body: Nomad's register request {@code {"Job": {...}}}, or Drover's {@code {"JobHCL": "<jobspec text>"}}
+     * parsed as HCL under the name {@code request.hcl} (what {@code drover job run} sends for an HCL file, so the
+     * agent's one parser reads both shapes and no HCL-to-JSON converter has to be kept in step with it). Answers Nomad's {@code JobRegisterResponse} fields
      * {@code EvalID} (always "": Drover has no evaluations), {@code EvalCreateIndex} (0), {@code JobModifyIndex}
      * and {@code Index} (the registry's index of this registration), {@code Warnings} (""), plus Drover's
      * {@code Allocations}: the ids placed, so a client needs no evaluation to find them.
@@ -47,13 +49,17 @@ public final class JobsHandler {
     private void register(ApiRequest req) throws Exception {
         byte[] body = req.body();
         JsonNode tree = Json.parse(body); // syntax, depth and size checked before the parser sees it
-        if (!tree.isObject() || !tree.path("Job").isObject()) {
-            throw ApiException.badRequest("request body must be {\"Job\": {...}} (Nomad's API JSON)");
+        boolean hcl = tree.isObject() && tree.path("JobHCL").isTextual();
+        if (!hcl && (!tree.isObject() || !tree.path("Job").isObject())) {
+            throw ApiException.badRequest("request body must be {\"Job\": {...}} (Nomad's API JSON) or "
+                    + "{\"JobHCL\": \"<jobspec>\"}");
         }
         Job job;
         List<JobFileException> problems;
         try {
-            job = JobFileParser.parse("request.json", body);
+            job = hcl ? JobFileParser.parse("request.hcl",
+                            tree.path("JobHCL").asText().getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                    : JobFileParser.parse("request.json", body);
             problems = JobDriverCheck.check(job, drivers);
         } catch (JobFileException e) {
             throw ApiException.badRequest(e.getMessage());

@@ -23,15 +23,26 @@ public final class AllocStatusFormatter {
 
     private AllocStatusFormatter() {}
 
+    /** The text of an allocation whose {@code job} is known (the labels come from it). */
     public static String format(AllocationState alloc, ZoneId zone) {
-        return format(alloc, zone, name -> "");
+        return format(alloc, zone, Map.of(), name -> "");
+    }
+
+    /**
+     * The text of an allocation; when its {@code job} is null (read back from the API's JSON), the tasks'
+     * lifecycle labels come from {@code labels} (task name to label, e.g. {@code poststop}; a task missing from
+     * it gets none).
+     */
+    public static String format(AllocationState alloc, ZoneId zone, Map<String, String> labels) {
+        return format(alloc, zone, labels, name -> "");
     }
 
     /** @param taskExtra text appended after each task's section (e.g. the tail of its logs), by task name */
-    public static String format(AllocationState alloc, ZoneId zone, java.util.function.Function<String, String> taskExtra) {
+    public static String format(AllocationState alloc, ZoneId zone, Map<String, String> labels,
+            java.util.function.Function<String, String> taskExtra) {
         StringBuilder sb = new StringBuilder(header(alloc, zone));
         Map<String, TaskState> byName = new TreeMap<>(alloc.taskStates());
-        byName.forEach((name, state) -> sb.append('\n').append(task(alloc, name, state, zone))
+        byName.forEach((name, state) -> sb.append('\n').append(task(alloc, name, state, zone, labels))
                 .append(taskExtra.apply(name)));
         return sb.toString();
     }
@@ -52,9 +63,10 @@ public final class AllocStatusFormatter {
         return Columns.keyValues(kv);
     }
 
-    private static String task(AllocationState alloc, String name, TaskState state, ZoneId zone) {
+    private static String task(AllocationState alloc, String name, TaskState state, ZoneId zone,
+            Map<String, String> labels) {
         StringBuilder sb = new StringBuilder("Task \"").append(name).append('"');
-        String label = kindLabel(alloc, name);
+        String label = alloc.job() == null ? labels.getOrDefault(name, "") : kindLabel(alloc, name);
         if (!label.isEmpty()) {
             sb.append(" (").append(label).append(')');
         }

@@ -1,9 +1,11 @@
 package io.drover.cli.plugin;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.drover.cli.CliContext;
 import io.drover.cli.ConfigOption;
 import io.drover.cli.ExitCodes;
 import io.drover.cli.PluginDirs;
+import io.drover.cli.client.ClientOptions;
 import io.drover.cli.format.Columns;
 import io.drover.core.config.AgentConfig;
 import io.drover.core.driver.DriverInfo;
@@ -17,19 +19,24 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /**
- * {@code drover plugin status}: loads the plugin directory in this process and lists each driver with its
- * plugin, version and health; plugins that could not load are warnings on stderr. (Once the agent exists this
- * asks the agent instead.)
+ * {@code drover plugin status}: asks the running agent ({@code GET /v1/plugins}) for its driver plugins. With
+ * {@code -config FILE} it instead loads that config's plugin directory in this process (no agent needed): a
+ * check of a plugin_dir before an agent uses it; plugins that could not load are then warnings on stderr.
  */
 @Command(name = "status",
+        sortOptions = false,
         mixinStandardHelpOptions = true,
-        description = {"Lists the driver plugins in plugin_dir with version and health.",
-            "Plugins that cannot be loaded are reported as warnings on stderr and skipped."})
+        description = {"Lists the agent's driver plugins with version and health.",
+            "With -config: loads that config's plugin_dir in this process instead (no agent needed); plugins "
+                    + "that cannot be loaded are reported as warnings on stderr."})
 public final class PluginStatusCommand implements Callable<Integer> {
     private final CliContext ctx;
 
     @Mixin
     private ConfigOption config;
+
+    @Mixin
+    private ClientOptions api;
 
     PluginStatusCommand(CliContext ctx) {
         this.ctx = ctx;
@@ -37,6 +44,25 @@ public final class PluginStatusCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        return config.given() ? local() : remote();
+    }
+
+    private int remote() {
+        JsonNode plugins = api.client(ctx).get("/v1/plugins");
+        if (plugins.isEmpty()) {
+            ctx.out().println("No driver plugins loaded by the agent");
+            return ExitCodes.OK;
+        }
+        List<String[]> rows = header();
+        for (JsonNode p : plugins) {
+            rows.add(new String[] {p.path("Name").asText(), p.path("PluginID").asText(), p.path("Version").asText(),
+                p.path("Provider").asText(), p.path("Health").asText(), p.path("HealthDescription").asText()});
+        }
+        ctx.out().print(Columns.table(rows));
+        return ExitCodes.OK;
+    }
+
+    private int local() throws Exception {
         AgentConfig agent = config.load();
         Path dir = PluginDirs.resolve(agent);
         try (RealTimers timers = new RealTimers();
@@ -52,9 +78,14 @@ public final class PluginStatusCommand implements Callable<Integer> {
         }
     }
 
-    static String table(List<DriverInfo> drivers) {
+    private static List<String[]> header() {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"Driver", "Plugin", "Version", "Provider", "Health", "Description"});
+        return rows;
+    }
+
+    static String table(List<DriverInfo> drivers) {
+        List<String[]> rows = header();
         for (DriverInfo d : drivers) {
             rows.add(new String[] {d.name(), d.pluginId(), d.version(), d.provider(),
                 d.health().state().wireName(), d.health().description()});

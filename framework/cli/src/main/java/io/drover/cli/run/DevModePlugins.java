@@ -8,12 +8,12 @@ import java.util.Map;
  * {@code nomad agent -dev}), under the config file's own plugin blocks, which win key by key. A default for a
  * driver that is not installed is harmless: it takes effect once the plugin appears.
  */
-final class DevModePlugins {
+public final class DevModePlugins {
     static final Map<String, Map<String, Object>> DEFAULTS = Map.of("raw_exec", Map.of("enabled", true));
 
     private DevModePlugins() {}
 
-    static Map<String, Map<String, Object>> merge(Map<String, Map<String, Object>> configured) {
+    public static Map<String, Map<String, Object>> merge(Map<String, Map<String, Object>> configured) {
         Map<String, Map<String, Object>> merged = new LinkedHashMap<>();
         DEFAULTS.forEach((driver, block) -> merged.put(driver, new LinkedHashMap<>(block)));
         configured.forEach((driver, block) ->

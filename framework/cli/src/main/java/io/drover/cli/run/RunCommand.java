@@ -114,7 +114,7 @@ public final class RunCommand implements Callable<Integer> {
     /** With -verbose, each task's section ends with the last lines of its stdout and stderr. */
     private String text(List<AllocationState> allocs, java.nio.file.Path dataDir) {
         return allocs.stream()
-                .map(a -> AllocStatusFormatter.format(a, ctx.zone(), task -> !verbose ? ""
+                .map(a -> AllocStatusFormatter.format(a, ctx.zone(), java.util.Map.of(), task -> !verbose ? ""
                         : io.drover.cli.format.LogTail.section(
                                 dataDir.resolve("alloc").resolve(a.id()).resolve("alloc").resolve("logs"), task,
                                 LOG_TAIL_LINES)))

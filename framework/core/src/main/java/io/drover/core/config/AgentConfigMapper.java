@@ -42,8 +42,9 @@ final class AgentConfigMapper {
         if (bindAddr.isBlank()) {
             throw r.problem("bind_addr", "must not be empty");
         }
+        // http = 0: any free port, chosen at start (the agent prints it in its banner); for tests and scripts.
         MapReader ports = r.child("ports", List.of("http"), List.of());
-        int http = ports == null ? d.httpPort() : (int) ports.integer("http", d.httpPort(), 1, 65535);
+        int http = ports == null ? d.httpPort() : (int) ports.integer("http", d.httpPort(), 0, 65535);
         ClientConfig client = client(r.child("client", CLIENT_KEYS, List.of()), d.client());
         MapReader acl = r.child("acl", List.of("token"), List.of());
         String token = acl == null ? null : acl.string("token", null);

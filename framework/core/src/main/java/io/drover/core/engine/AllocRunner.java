@@ -391,11 +391,24 @@ final class AllocRunner implements TaskRunnerHost {
             return;
         }
         try {
-            store.persist(next, () -> serialExecutor.execute(() -> publish(next, done)));
+            store.persist(next, () -> publishLater(next, done));
         } catch (IllegalStateException e) {
             // The store failed (an fsync that failed cannot be retried): nothing more can be recorded, and a
             // state that is not on disk is never shown. The agent treats this as fatal.
             LOG.error("allocation {}: state not recorded, the state store failed: {}", id, e.getMessage());
+        }
+    }
+
+    /**
+     * Posts the publication of a durable state to the allocation's executor (from the store's writer thread).
+     * After an agent shutdown the pool refuses it: the state is on disk and the closed engine publishes nothing,
+     * so that is not an error.
+     */
+    private void publishLater(AllocationState next, boolean done) {
+        try {
+            serialExecutor.execute(() -> publish(next, done));
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            LOG.debug("allocation {}: durable state not published, the agent is shut down", id);
         }
     }
 

@@ -1,0 +1,24 @@
+package io.drover.cli.client;
+
+import io.drover.cli.ExitCodes;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Spec;
+
+/** {@code drover alloc}: alloc commands against a running agent; alone it shows its usage (exit code 2). */
+@Command(name = "alloc",
+        mixinStandardHelpOptions = true,
+        description = "Allocation commands (talk to a running agent).",
+        subcommands = {AllocStatusCommand.class, AllocLogsCommand.class, AllocStopCommand.class,
+            AllocSignalCommand.class})
+public final class AllocCommand implements Callable<Integer> {
+    @Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return ExitCodes.USAGE;
+    }
+}

@@ -1,0 +1,71 @@
+package io.drover.cli.client;
+
+import io.drover.cli.CliContext;
+import io.drover.cli.ExitCodes;
+import io.drover.cli.UserException;
+import io.drover.cli.format.AllocStatusFormatter;
+import io.drover.core.state.AllocationState;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code drover alloc status [-verbose] [-json] ID}: {@code GET /v1/allocation/:id} (ID or unique prefix).
+ * {@code -json} prints the API's body unchanged (so {@code | jq .TaskStates.poststop} works); text is
+ * {@link AllocStatusFormatter}'s layout, with the tasks' lifecycle labels read from {@code GET /v1/job/:id}
+ * (left out when the job is gone, e.g. purged).
+ */
+@Command(name = "status",
+        sortOptions = false,
+        mixinStandardHelpOptions = true,
+        description = "Shows an allocation like 'nomad alloc status -verbose': header, each task's state and "
+                + "every event.")
+public final class AllocStatusCommand implements Callable<Integer> {
+    private final CliContext ctx;
+
+    @Mixin
+    private ClientOptions api;
+
+    @Option(names = {"-verbose", "--verbose"},
+            description = "Accepted for Nomad compatibility: Drover always shows full IDs and every event.")
+    private boolean verbose;
+
+    @Option(names = {"-json", "--json"},
+            description = "Print the allocation as the API returned it (Nomad's JSON field names).")
+    private boolean json;
+
+    @Parameters(index = "0", paramLabel = "ID", description = "Allocation ID or a unique prefix of it.")
+    private String id;
+
+    AllocStatusCommand(CliContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public Integer call() {
+        ApiClient client = api.client(ctx);
+        String body = client.getText("/v1/allocation/" + encode(id));
+        if (json) {
+            ctx.out().print(body.endsWith("\n") ? body : body + "\n");
+            return ExitCodes.OK;
+        }
+        AllocationState alloc = AllocReader.alloc(body);
+        Map<String, String> labels;
+        try {
+            labels = AllocReader.labels(client.get("/v1/job/" + encode(alloc.jobId())), alloc.taskGroup());
+        } catch (UserException jobGone) {
+            labels = Map.of();
+        }
+        ctx.out().print(AllocStatusFormatter.format(alloc, ctx.zone(), labels));
+        return ExitCodes.OK;
+    }
+
+    static String encode(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+}

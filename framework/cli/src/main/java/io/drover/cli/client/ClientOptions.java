@@ -1,0 +1,37 @@
+package io.drover.cli.client;
+
+import io.drover.cli.CliContext;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code -address} and {@code -token} of every client command, with the environment fallbacks
+ * {@code DROVER_ADDR} and {@code DROVER_TOKEN}.
+ */
+public final class ClientOptions {
+    public static final String DEFAULT_ADDRESS = "http://127.0.0.1:4747";
+
+    @Option(names = {"-address", "--address"}, paramLabel = "URL",
+            description = "The agent's HTTP API address. Default: env DROVER_ADDR, else " + DEFAULT_ADDRESS + ".")
+    private String address;
+
+    @Option(names = {"-token", "--token"}, paramLabel = "TOKEN",
+            description = "API token sent as X-Nomad-Token (when the agent sets acl.token). Default: env "
+                    + "DROVER_TOKEN.")
+    private String token;
+
+    /** A client for the address and token of the flags, else of the environment, else the defaults. */
+    public ApiClient client(CliContext ctx) {
+        String addr = firstNonBlank(address, ctx.env().get("DROVER_ADDR"), DEFAULT_ADDRESS);
+        if (!addr.contains("://")) {
+            addr = "http://" + addr;
+        }
+        return new ApiClient(addr, firstNonBlank(token, ctx.env().get("DROVER_TOKEN"), null));
+    }
+
+    private static String firstNonBlank(String a, String b, String fallback) {
+        if (a != null && !a.isBlank()) {
+            return a;
+        }
+        return b != null && !b.isBlank() ? b : fallback;
+    }
+}

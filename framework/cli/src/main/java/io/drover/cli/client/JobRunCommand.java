@@ -1,0 +1,103 @@
+package io.drover.cli.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.drover.cli.CliContext;
+import io.drover.cli.ExitCodes;
+import io.drover.cli.UserException;
+import io.drover.core.spec.Job;
+import io.drover.core.spec.parse.JobFileException;
+import io.drover.core.spec.parse.JobFileParser;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code drover job run [-detach] FILE}: parses the file here (a bad file is a {@code file:line} error, exit 2,
+ * and nothing is sent), registers it with {@code PUT /v1/jobs} — a {@code .json} file as it is, an HCL file as
+ * {@code {"JobHCL": "<text>"}} which the agent parses with the same parser — and, unless {@code -detach}, polls
+ * every placed allocation until it is terminal, printing one line per allocation. Exit 1 when one failed.
+ */
+@Command(name = "run",
+        sortOptions = false,
+        mixinStandardHelpOptions = true,
+        description = {"Registers a job with the agent and (unless -detach) waits until every allocation it "
+                + "placed is complete or failed, printing one line per allocation."},
+        footer = {"", "Exit codes: 0 every allocation complete (or -detach), 1 an allocation failed or no agent, "
+                + "2 bad job file."})
+public final class JobRunCommand implements Callable<Integer> {
+    static final long POLL_MILLIS = 200;
+
+    private final CliContext ctx;
+
+    @Mixin
+    private ClientOptions api;
+
+    @Option(names = {"-detach", "--detach"},
+            description = "Return once the allocations are placed (prints their IDs) instead of waiting for them.")
+    private boolean detach;
+
+    @Parameters(index = "0", paramLabel = "FILE",
+            description = "Job file: Nomad jobspec HCL (.hcl) or Nomad API JSON (.json).")
+    private Path file;
+
+    JobRunCommand(CliContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        if (!Files.isRegularFile(file)) {
+            throw new JobFileException(file.toString(), 0, "",
+                    Files.exists(file) ? "not a regular file" : "no such file");
+        }
+        Job job = JobFileParser.parse(file); // file:line errors before anything is sent
+        ApiClient client = api.client(ctx);
+        JsonNode reg = client.put("/v1/jobs", body(file));
+        List<String> ids = new ArrayList<>();
+        reg.path("Allocations").forEach(n -> ids.add(n.asText()));
+        ctx.err().println("==> Job \"" + job.id() + "\" registered: " + ids.size() + " allocation(s) placed");
+        if (detach) {
+            ids.forEach(ctx.out()::println);
+            return ExitCodes.OK;
+        }
+        boolean failed = false;
+        for (String id : ids) {
+            JsonNode alloc = awaitTerminal(client, id);
+            String status = alloc.path("ClientStatus").asText();
+            failed |= "failed".equals(status);
+            ctx.out().println(id.substring(0, Math.min(8, id.length())) + "  " + alloc.path("Name").asText()
+                    + "  " + status);
+        }
+        return failed ? ExitCodes.FAILED : ExitCodes.OK;
+    }
+
+    /** The register request: a JSON file as it is, HCL text wrapped as {@code {"JobHCL": ...}}. */
+    static String body(Path file) throws java.io.IOException {
+        String text = Files.readString(file, StandardCharsets.UTF_8);
+        if (file.getFileName().toString().toLowerCase(java.util.Locale.ROOT).endsWith(".json")) {
+            return text;
+        }
+        ObjectNode o = ApiClient.JSON.createObjectNode();
+        o.put("JobHCL", text);
+        return o.toString();
+    }
+
+    private static JsonNode awaitTerminal(ApiClient client, String id) throws InterruptedException {
+        while (true) {
+            JsonNode a = client.get("/v1/allocation/" + id);
+            String s = a.path("ClientStatus").asText();
+            if ("complete".equals(s) || "failed".equals(s)) {
+                return a;
+            }
+            Thread.sleep(POLL_MILLIS);
+        }
+    }
+}

@@ -1,0 +1,83 @@
+package io.drover.cli.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.drover.cli.CliContext;
+import io.drover.cli.ExitCodes;
+import io.drover.cli.format.Columns;
+import io.drover.cli.format.Times;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code drover job status [ID]}: without an ID a table of every job ({@code GET /v1/jobs}); with one, the job's
+ * header and its allocations ({@code GET /v1/job/:id}, {@code GET /v1/job/:id/allocations}).
+ */
+@Command(name = "status",
+        mixinStandardHelpOptions = true,
+        description = "Lists the agent's jobs, or shows one job and its allocations.")
+public final class JobStatusCommand implements Callable<Integer> {
+    private final CliContext ctx;
+
+    @Mixin
+    private ClientOptions api;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "ID", description = "A job ID; without it: every job.")
+    private String id;
+
+    JobStatusCommand(CliContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public Integer call() {
+        ApiClient client = api.client(ctx);
+        if (id == null) {
+            JsonNode jobs = client.get("/v1/jobs");
+            if (jobs.isEmpty()) {
+                ctx.out().println("No running jobs");
+                return ExitCodes.OK;
+            }
+            List<String[]> rows = new ArrayList<>();
+            rows.add(new String[] {"ID", "Type", "Status", "Running", "Complete", "Failed"});
+            for (JsonNode j : jobs) {
+                JsonNode n = j.path("Allocations");
+                rows.add(new String[] {j.path("ID").asText(), j.path("Type").asText(), status(j),
+                    n.path("Running").asText(), n.path("Complete").asText(), n.path("Failed").asText()});
+            }
+            ctx.out().print(Columns.table(rows));
+            return ExitCodes.OK;
+        }
+        String path = "/v1/job/" + URLEncoder.encode(id, StandardCharsets.UTF_8).replace("+", "%20");
+        JsonNode job = client.get(path);
+        JsonNode allocs = client.get(path + "/allocations");
+        List<String[]> kv = new ArrayList<>();
+        kv.add(new String[] {"ID", job.path("ID").asText()});
+        kv.add(new String[] {"Name", job.path("Name").asText()});
+        kv.add(new String[] {"Type", job.path("Type").asText()});
+        kv.add(new String[] {"Version", job.path("Version").asText()});
+        kv.add(new String[] {"Status", status(job)});
+        StringBuilder sb = new StringBuilder(Columns.keyValues(kv));
+        sb.append("\nAllocations\n");
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"ID", "Task Group", "Desired", "Status", "Created"});
+        for (JsonNode a : allocs) {
+            String aid = a.path("ID").asText();
+            rows.add(new String[] {aid.substring(0, Math.min(8, aid.length())), a.path("TaskGroup").asText(),
+                a.path("DesiredStatus").asText(), a.path("ClientStatus").asText(),
+                Times.local(a.path("CreateTime").asLong(), ctx.zone())});
+        }
+        sb.append(Columns.table(rows));
+        ctx.out().print(sb);
+        return ExitCodes.OK;
+    }
+
+    private static String status(JsonNode job) {
+        return job.path("Status").asText() + (job.path("Stop").asBoolean() ? " (stopped)" : "");
+    }
+}

@@ -1,0 +1,23 @@
+package io.drover.cli.client;
+
+import io.drover.cli.ExitCodes;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Spec;
+
+/** {@code drover system}: system commands against a running agent; alone it shows its usage (exit code 2). */
+@Command(name = "system",
+        mixinStandardHelpOptions = true,
+        description = "System commands (talk to a running agent).",
+        subcommands = {SystemGcCommand.class})
+public final class SystemCommand implements Callable<Integer> {
+    @Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return ExitCodes.USAGE;
+    }
+}

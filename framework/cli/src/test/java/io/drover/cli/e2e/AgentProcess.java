@@ -1,0 +1,81 @@
+package io.drover.cli.e2e;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real {@code drover agent} in a child JVM (the test classpath, {@code io.drover.cli.Main agent -config F}),
+ * its stderr in a file. {@link #awaitAddress} reads the banner's {@code API: } line (the config binds port 0).
+ * {@link #close()} kills it with SIGKILL and waits: tests call it from {@code @AfterEach}.
+ */
+final class AgentProcess implements AutoCloseable {
+    private final Process process;
+    private final Path stderr;
+
+    private AgentProcess(Process process, Path stderr) {
+        this.process = process;
+        this.stderr = stderr;
+    }
+
+    static AgentProcess start(Path config, Path stderr) throws IOException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ProcessBuilder pb = new ProcessBuilder(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                "-cp", System.getProperty("java.class.path"), "io.drover.cli.Main", "agent", "-config",
+                config.toString())
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(stderr.toFile());
+        pb.environment().remove("DROVER_ADDR");
+        return new AgentProcess(pb.start(), stderr);
+    }
+
+    /** The API address from the banner; fails if the agent exits first or does not start in time. */
+    String awaitAddress(Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            Optional<String> line = stderr().lines().filter(l -> l.startsWith("    API: ")).findFirst();
+            if (line.isPresent()) {
+                return line.get().substring("    API: ".length()).split(" ")[0];
+            }
+            if (!process.isAlive()) {
+                throw new AssertionError("agent exited " + process.exitValue() + ": " + stderr());
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("agent did not start within " + timeout + ": " + stderr());
+    }
+
+    String stderr() throws IOException {
+        return Files.exists(stderr) ? Files.readString(stderr) : "";
+    }
+
+    Process process() {
+        return process;
+    }
+
+    /** {@code kill -9}: the agent gets no chance to flush or close anything. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        if (!process.waitFor(20, TimeUnit.SECONDS)) {
+            throw new AssertionError("agent still alive 20 s after SIGKILL");
+        }
+    }
+
+    /** SIGTERM: the agent's graceful stop. */
+    void terminate() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(20, TimeUnit.SECONDS)) {
+            throw new AssertionError("agent still alive 20 s after SIGTERM");
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (process.isAlive()) {
+            kill();
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package io.drover.cli.e2e;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** An agent config for child-process tests: any free port, the mock plugin the build copies, a data dir. */
+final class AgentTestConfig {
+    private AgentTestConfig() {}
+
+    static Path write(Path dir) throws Exception {
+        String plugins = System.getProperty("drover.test.plugins");
+        if (plugins == null) {
+            throw new IllegalStateException("system property drover.test.plugins is unset: run 'mvn verify'");
+        }
+        Path data = dir.resolve("data");
+        return Files.writeString(dir.resolve("agent.hcl"), """
+                data_dir   = "%s"
+                plugin_dir = "%s"
+                log_level  = "INFO"
+                ports {
+                  http = 0
+                }
+                client {
+                  max_kill_timeout = "5s"
+                }
+                """.formatted(escape(data.toString()), escape(plugins)));
+    }
+
+    /** A batch job: task {@code main} runs for {@code mainRunFor}, then the poststop task {@code poststop}. */
+    static Path job(Path dir, String id, String mainRunFor) throws Exception {
+        return Files.writeString(dir.resolve(id + ".hcl"), """
+                job "%s" {
+                  type = "batch"
+                  group "g" {
+                    restart {
+                      attempts = 0
+                      mode     = "fail"
+                    }
+                    task "main" {
+                      driver = "mock"
+                      config {
+                        run_for = "%s"
+                      }
+                    }
+                    task "poststop" {
+                      driver = "mock"
+                      lifecycle {
+                        hook = "poststop"
+                      }
+                      config {
+                        run_for = "50ms"
+                      }
+                    }
+                  }
+                }
+                """.formatted(id, mainRunFor));
+    }
+
+    private static String escape(String path) {
+        return path.replace("\\", "\\\\").replace("\"", "\\\"");
+    }
+}
