@@ -4,12 +4,11 @@ import io.drover.cli.agent.AgentCommand;
 import io.drover.cli.client.AllocCommand;
 import io.drover.cli.client.JobCommand;
 import io.drover.cli.client.SystemCommand;
-import java.util.LinkedHashMap;
-import java.util.Map;
-
 import io.drover.cli.plugin.PluginCommand;
 import io.drover.cli.run.RunCommand;
 import java.io.PrintStream;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
