@@ -24,6 +24,16 @@ import org.junit.jupiter.api.io.TempDir;
 
 class JobFileParserTest {
 
+    /** The seed's job_spec.hcl, byte for byte: the sample every user runs, not a copy of it. */
+    static byte[] seedJobSpec() {
+        try {
+            return java.nio.file.Files.readAllBytes(java.nio.file.Path.of(System.getProperty("basedir", "."))
+                    .resolve("../../sample-jobs/poststop.hcl"));
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     static byte[] resource(String name) {
         try (InputStream in = JobFileParserTest.class.getResourceAsStream("/jobs/" + name)) {
             return in.readAllBytes();
@@ -38,8 +48,8 @@ class JobFileParserTest {
 
     @Test
     void theSeedJobSpecParsesWithNomadsDefaults() throws Exception {
-        assertThat(new String(resource("seed_job_spec.hcl"), StandardCharsets.UTF_8)).contains("  \n");
-        Job job = JobFileParser.parse("job_spec.hcl", resource("seed_job_spec.hcl"));
+        assertThat(new String(seedJobSpec(), StandardCharsets.UTF_8)).contains("  \n");
+        Job job = JobFileParser.parse("job_spec.hcl", seedJobSpec());
 
         assertThat(job.id()).isEqualTo("example");
         assertThat(job.name()).isEqualTo("example");
@@ -187,7 +197,7 @@ class JobFileParserTest {
     @Test
     void readsFilesFromDiskAndNamesThemInMessages(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("job.hcl");
-        Files.write(file, resource("seed_job_spec.hcl"));
+        Files.write(file, seedJobSpec());
         assertThat(JobFileParser.parse(file).source()).isEqualTo(file.toString());
 
         Path missing = dir.resolve("missing.hcl");

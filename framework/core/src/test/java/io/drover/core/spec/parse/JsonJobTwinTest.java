@@ -46,7 +46,7 @@ class JsonJobTwinTest {
                     "Config": {"command": "echo", "args": ["bar"]}}]}]}
                 """;
         Job json = JobFileParser.parse("seed.json", bare.getBytes(StandardCharsets.UTF_8));
-        Job hcl = JobFileParser.parse("seed.hcl", resource("seed_job_spec.hcl"));
+        Job hcl = JobFileParser.parse("seed.hcl", JobFileParserTest.seedJobSpec());
 
         assertThat(comparable(json)).isEqualTo(comparable(hcl));
     }
