@@ -11,37 +11,19 @@ import io.drover.core.spec.parse.JobFileParser;
 import io.drover.core.state.ClientStatus;
 import io.drover.driver.api.TaskDriver;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class JobRoutesTest {
+class JobRoutesTest extends RunningAgentTest {
     static final String API_JOB = """
             {"Job": {"ID": "api-job", "Name": "api-job", "Type": "batch", "Datacenters": ["dc1"],
               "TaskGroups": [{"Name": "g", "Count": 1,
                 "Tasks": [{"Name": "web", "Driver": "mock",
                            "Config": {"run_for": "50ms", "stdout_string": "hello"}}]}]}}
             """;
-
-    @TempDir
-    Path tmp;
-    TestAgent api;
-
-    @BeforeEach
-    void start() throws Exception {
-        api = TestAgent.start(tmp);
-    }
-
-    @AfterEach
-    void stop() {
-        api.close();
-    }
 
     @Test
     void registeringANomadJsonJobRunsItToCompletion() throws Exception {

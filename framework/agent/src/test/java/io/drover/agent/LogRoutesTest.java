@@ -17,27 +17,10 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class LogRoutesTest {
+class LogRoutesTest extends RunningAgentTest {
     static final String SIX_LINES = "line\n".repeat(6);
-
-    @TempDir
-    Path tmp;
-    TestAgent api;
-
-    @BeforeEach
-    void start() throws Exception {
-        api = TestAgent.start(tmp);
-    }
-
-    @AfterEach
-    void stop() {
-        api.close();
-    }
 
     /** A task that writes "line\n" at start and 5 more times, 30 ms apart, and "oops" on stderr. */
     private String chattyAlloc(String runFor) {

@@ -13,7 +13,6 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -26,27 +25,10 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Garbage and load: the agent keeps answering and keeps its state. */
-class RobustnessTest {
-    @TempDir
-    Path tmp;
-    TestAgent api;
-
-    @BeforeEach
-    void start() throws Exception {
-        api = TestAgent.start(tmp);
-    }
-
-    @AfterEach
-    void stop() {
-        api.close();
-    }
-
+class RobustnessTest extends RunningAgentTest {
     private void rawSend(byte[] bytes) throws Exception {
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress("127.0.0.1", api.agent.httpPort()), 5000);

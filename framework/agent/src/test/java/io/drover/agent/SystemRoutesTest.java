@@ -4,26 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class SystemRoutesTest {
-    @TempDir
-    Path tmp;
-    TestAgent api;
-
-    @BeforeEach
-    void start() throws Exception {
-        api = TestAgent.start(tmp);
-    }
-
-    @AfterEach
-    void stop() {
-        api.close();
-    }
-
+class SystemRoutesTest extends RunningAgentTest {
     @Test
     void gcRequestRunsTheAgentsGcHook() throws Exception {
         assertThat(api.call("PUT", "/v1/system/gc", null).status()).isEqualTo(200);
