@@ -1,6 +1,7 @@
 package io.drover.cli;
 
 import io.drover.cli.agent.AgentCommand;
+import io.drover.cli.bench.BenchCommand;
 import io.drover.cli.client.AllocCommand;
 import io.drover.cli.client.JobCommand;
 import io.drover.cli.client.SystemCommand;
@@ -41,6 +42,7 @@ public final class Main implements Callable<Integer> {
         m.put("alloc", AllocCommand.class);
         m.put("system", SystemCommand.class);
         m.put("plugin", PluginCommand.class);
+        m.put("bench", BenchCommand.class);
         m.put("help", CommandLine.HelpCommand.class);
         return m;
     }

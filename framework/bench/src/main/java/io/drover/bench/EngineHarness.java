@@ -1,0 +1,71 @@
+package io.drover.bench;
+
+import io.drover.core.config.GcKillPolicy;
+import io.drover.core.driver.DriverCatalog;
+import io.drover.core.driver.DriverRegistry;
+import io.drover.core.engine.Engine;
+import io.drover.core.engine.EngineConfig;
+import io.drover.core.engine.EngineRuntime;
+import io.drover.core.spec.Job;
+import io.drover.core.spec.parse.JobFileParser;
+import io.drover.core.state.AllocationState;
+import io.drover.core.store.JournalStore;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+
+/**
+ * An engine as the agent builds one: a real worker pool and timers, drivers loaded from the plugin dir (raw_exec
+ * enabled), and optionally the durable journal store. Closing it closes the engine (tasks left running are the
+ * bench's to stop first), the store, the drivers and the threads.
+ */
+final class EngineHarness implements AutoCloseable {
+    final EngineRuntime runtime;
+    final DriverRegistry registry;
+    final JournalStore store;
+    final Engine engine;
+
+    /**
+     * @param durable keep state in a journal store under {@code dataDir/state} (persist, then publish)
+     * @param wrap wraps the driver catalog (e.g. to time signals); identity when none
+     */
+    EngineHarness(BenchEnv env, Path dataDir, boolean durable, UnaryOperator<DriverCatalog> wrap) throws Exception {
+        Files.createDirectories(dataDir);
+        runtime = EngineRuntime.real(Math.max(2, Runtime.getRuntime().availableProcessors()));
+        registry = DriverRegistry.load(env.pluginDir(), Map.of("raw_exec", Map.of("enabled", true)),
+                runtime.timers());
+        if (!registry.problems().isEmpty()) {
+            registry.problems().forEach(p -> env.progress().println("warning: " + p));
+        }
+        store = durable ? JournalStore.open(dataDir.resolve("state")) : null;
+        engine = new Engine(new EngineConfig(dataDir, Duration.ofSeconds(30), GcKillPolicy.PRESERVE_STATES),
+                wrap.apply(registry), runtime, store, () -> UUID.randomUUID().toString());
+    }
+
+    static Job job(String name, String hcl) throws Exception {
+        return JobFileParser.parse(name + ".hcl", hcl.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Waits until every allocation is terminal. */
+    void awaitTerminal(List<AllocationState> allocs, long timeoutSeconds) throws Exception {
+        CompletableFuture.allOf(allocs.stream().map(a -> engine.terminal(a.id())).toArray(CompletableFuture[]::new))
+                .get(timeoutSeconds, TimeUnit.SECONDS);
+    }
+
+    @Override
+    public void close() throws Exception {
+        engine.close();
+        if (store != null) {
+            store.close();
+        }
+        registry.close();
+        runtime.close();
+    }
+}

@@ -1,0 +1,94 @@
+package io.drover.bench;
+
+import io.drover.core.event.TaskEvent;
+import io.drover.core.event.TaskEventType;
+import io.drover.core.spec.Job;
+import io.drover.core.state.AllocationState;
+import io.drover.core.state.TaskLifeState;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Issue 3: N concurrent raw_exec tasks that ignore SIGTERM, kill_timeout 1 s, all stopped at once. Two
+ * latenesses after each task's deadline (its Killing event + kill_timeout): when the engine asked the driver
+ * for SIGKILL, and the task's Terminated event (an upper bound of when SIGKILL landed: it also holds the tree
+ * kill's check that every process died and the reap). Aim: SIGKILL within 50 ms at p99.
+ */
+final class EscalationBench implements Bench {
+    private static final String TASK = "ignore-term";
+
+    @Override
+    public String name() {
+        return "escalation";
+    }
+
+    @Override
+    public List<Figure> run(BenchEnv env) throws Exception {
+        int tasks = env.size(20, 100);
+        Job job = EngineHarness.job("stubborn", """
+                job "stubborn" {
+                  type = "batch"
+                  group "g" {
+                    count = %d
+                    task "ignore-term" {
+                      driver       = "raw_exec"
+                      kill_signal  = "SIGTERM"
+                      kill_timeout = "1s"
+                      config {
+                        command = "sh"
+                        args    = ["-c", "trap '' TERM; while :; do sleep 0.05; done"]
+                      }
+                    }
+                  }
+                }
+                """.formatted(tasks));
+        SignalTimes[] signals = new SignalTimes[1];
+        List<Double> requestLate = new ArrayList<>();
+        List<Double> terminatedLate = new ArrayList<>();
+        try (EngineHarness h = new EngineHarness(env, env.workDir().resolve("escalation"), false, c -> {
+            signals[0] = new SignalTimes(c);
+            return signals[0];
+        })) {
+            CountDownLatch running = new CountDownLatch(tasks);
+            java.util.Set<String> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
+            h.engine.addListener(s -> {
+                if (s.taskStates().get(TASK).state() == TaskLifeState.RUNNING && seen.add(s.id())) {
+                    running.countDown();
+                }
+            });
+            List<AllocationState> placed = h.engine.submit(job);
+            if (!running.await(60, TimeUnit.SECONDS)) {
+                placed.forEach(a -> h.engine.stop(a.id()));
+                h.awaitTerminal(placed, 120);
+                throw new IllegalStateException("only " + (tasks - running.getCount()) + " tasks started");
+            }
+            placed.forEach(a -> h.engine.stop(a.id()));
+            h.awaitTerminal(placed, 120);
+            for (AllocationState a : placed) {
+                List<TaskEvent> events = h.engine.allocation(a.id()).orElseThrow().taskStates().get(TASK).events();
+                long deadline = first(events, TaskEventType.KILLING).time() + 1_000_000_000L;
+                TaskEvent terminated = first(events, TaskEventType.TERMINATED);
+                if (terminated.signal() != 9) {
+                    throw new IllegalStateException("a task ended without SIGKILL: " + terminated.displayMessage());
+                }
+                terminatedLate.add((terminated.time() - deadline) / 1e6);
+                requestLate.add((signals[0].sigkillAt(a.id()) - deadline) / 1e6);
+            }
+        }
+        Percentiles req = Percentiles.of(requestLate);
+        Percentiles term = Percentiles.of(terminatedLate);
+        String n = " (" + tasks + " tasks)";
+        return List.of(
+                Figure.info(name(), "SIGKILL asked by the engine, lateness p50" + n, req.p(50), "ms", ""),
+                Figure.atMost(name(), "SIGKILL asked by the engine, lateness p99" + n, req.p(99), "ms", "", 50),
+                Figure.info(name(), "Terminated event lateness p50" + n, term.p(50), "ms", ""),
+                Figure.atMost(name(), "Terminated event lateness p99" + n, term.p(99), "ms", "", 50));
+    }
+
+    private static TaskEvent first(List<TaskEvent> events, TaskEventType type) {
+        return events.stream().filter(e -> e.type() == type).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no " + type + " event"));
+    }
+}
