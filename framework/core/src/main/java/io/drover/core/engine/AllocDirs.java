@@ -33,6 +33,18 @@ record AllocDirs(Path root) {
         }
     }
 
+    /** Removes the allocation's whole directory tree (GC). Idempotent: a missing tree is not an error. */
+    void delete() throws IOException {
+        if (!Files.exists(root, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try (var paths = Files.walk(root)) {
+            for (Path p : (Iterable<Path>) paths.sorted(java.util.Comparator.reverseOrder())::iterator) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
     void createTask(String name) throws IOException {
         for (String d : new String[] {"local", "secrets", "tmp"}) {
             Files.createDirectories(task(name).resolve(d));
