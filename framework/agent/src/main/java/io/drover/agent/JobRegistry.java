@@ -132,6 +132,28 @@ public final class JobRegistry {
         return stopped;
     }
 
+    /**
+     * Forgets a purged allocation (record_retention expired): it leaves its job's list and the id prefix index;
+     * a job left with no allocation is forgotten too (after an agent restart it would not come back either).
+     * Idempotent.
+     */
+    public synchronized void forget(String allocId) {
+        allocIds.remove(allocId);
+        for (Entry e : List.copyOf(jobs.values())) {
+            if (!e.allocIds().contains(allocId)) {
+                continue;
+            }
+            List<String> left = e.allocIds().stream().filter(id -> !id.equals(allocId)).toList();
+            if (left.isEmpty()) {
+                jobs.remove(e.job().id());
+                LOG.info("job {}: forgotten, its last allocation record was purged", e.job().id());
+            } else {
+                jobs.put(e.job().id(), new Entry(e.job(), e.version(), e.submitTime(), index.incrementAndGet(),
+                        left, e.stopped()));
+            }
+        }
+    }
+
     public Optional<Entry> job(String id) {
         return Optional.ofNullable(jobs.get(id));
     }
