@@ -2,7 +2,7 @@
 #   ./drover agent -config sample-jobs/agent-kill-poststop.hcl
 # Remove gc_kill_policy (or set "preserve_states") for the default policy.
 data_dir   = "/tmp/drover-kill-poststop"
-plugin_dir = "plugins/dist"
+plugin_dir = "../plugins/dist"   # relative to this file
 
 client {
   gc_max_allocs  = 1

@@ -229,7 +229,8 @@ final class AllocRunner implements TaskRunnerHost {
                     dirs.root(), e.toString());
         }
         dirty = true;
-        LOG.info("allocation {}: garbage collected ({}), directory removed, record kept", id, reason.wireName());
+        LOG.info("allocation {}: garbage collected ({}), directory removed, record kept", id,
+                reason.wireName());
     }
 
     /** Sends a signal to one task, or to every running task when {@code task} is null. */

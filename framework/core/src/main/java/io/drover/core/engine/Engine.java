@@ -132,7 +132,11 @@ public final class Engine implements AutoCloseable {
         listeners.add(listener);
     }
 
-    /** Stops an allocation: kills its tasks in stop order, then runs its poststop tasks. Idempotent. */
+    /**
+     * Stops an allocation: kills its tasks in stop order, then runs its poststop tasks. Poststop tasks already
+     * running are killed (with escalation) when the kill policy or their {@code gc_kill} says so, else they run
+     * to completion. Idempotent.
+     */
     public void stop(String allocId) {
         AllocRunner runner = allocs.get(allocId);
         if (runner != null) {
