@@ -53,6 +53,7 @@ public final class GarbageCollector implements AutoCloseable {
     private long destroyed;
     private boolean dispatching;
     private volatile boolean closed;
+    private boolean sweepQueued;
     private Timers.Cancellable intervalTimer;
 
     /**
@@ -71,10 +72,25 @@ public final class GarbageCollector implements AutoCloseable {
         this.onPurged = onPurged;
     }
 
-    /** Hooks into placement and arms the interval. Call once. */
+    /** Hooks into placement, arms the interval and empties directories a previous agent left in the trash. */
     public void start() {
         engine.beforePlacement(this::makeRoomFor);
         scheduleInterval();
+        queueSweep();
+    }
+
+    /** Deletes destroyed allocation directories (renamed into the trash by destroys) on the GC thread. */
+    private synchronized void queueSweep() {
+        if (sweepQueued || closed) {
+            return;
+        }
+        sweepQueued = true;
+        submitPass(() -> {
+            synchronized (this) {
+                sweepQueued = false;
+            }
+            io.drover.core.engine.AllocDirs.sweepTrash(dataDir);
+        });
     }
 
     private synchronized void scheduleInterval() {
@@ -176,6 +192,7 @@ public final class GarbageCollector implements AutoCloseable {
             LOG.error("allocation {}: destroy failed", v.allocId(), err);
         } else if (outcome == DestroyOutcome.DESTROYED) {
             destroyed++;
+            queueSweep();
         } else if (outcome == DestroyOutcome.SKIPPED_LIVE) {
             LOG.info("allocation {}: garbage collection skipped, it is live again", v.allocId());
         }

@@ -98,6 +98,7 @@ class GcEngineTest {
         }
         assertThat(after.destroyedAt()).isPositive();
         assertThat(dataDir.resolve("alloc").resolve(before.id())).doesNotExist();
+        assertThat(dataDir.resolve("gc-trash")).isEmptyDirectory();
         assertThat(gc.destroyedCount()).isEqualTo(1);
     }
 
