@@ -114,9 +114,22 @@ public final class GarbageCollector implements AutoCloseable {
         }
     }
 
-    /** {@code system gc}: every terminal allocation is destroyed. Returns at once; the pass runs on the GC thread. */
-    public void collectNow() {
-        submitPass(() -> runPass(GcPass.MANUAL, 0, true));
+    /**
+     * {@code system gc}: every terminal allocation is destroyed. Returns at once; the pass runs on the GC thread.
+     *
+     * @return completes with the pass's plan once its victims are queued (not destroyed yet: see {@link #busy})
+     */
+    public java.util.concurrent.CompletableFuture<GcPlan> collectNow() {
+        java.util.concurrent.CompletableFuture<GcPlan> planned = new java.util.concurrent.CompletableFuture<>();
+        submitPass(() -> {
+            try {
+                planned.complete(runPass(GcPass.MANUAL, 0, true));
+            } catch (RuntimeException e) {
+                planned.completeExceptionally(e);
+                throw e;
+            }
+        });
+        return planned;
     }
 
     private void submitPass(Runnable pass) {
