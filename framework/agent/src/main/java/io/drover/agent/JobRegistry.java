@@ -54,6 +54,7 @@ public final class JobRegistry {
     private final Engine engine;
     private final Map<String, Entry> jobs = new ConcurrentHashMap<>();
     private final NavigableSet<String> allocIds = new ConcurrentSkipListSet<>();
+    private final Map<String, String> jobOfAlloc = new ConcurrentHashMap<>();
     private final AtomicLong index = new AtomicLong();
 
     public JobRegistry(Engine engine) {
@@ -79,6 +80,7 @@ public final class JobRegistry {
         List<AllocationState> placed = engine.submit(job);
         placed.forEach(a -> ids.add(a.id()));
         placed.forEach(a -> allocIds.add(a.id()));
+        placed.forEach(a -> jobOfAlloc.put(a.id(), job.id()));
         Entry entry = new Entry(job, version, System.currentTimeMillis() * 1_000_000L, index.incrementAndGet(),
                 ids, false);
         jobs.put(job.id(), entry);
@@ -103,6 +105,7 @@ public final class JobRegistry {
             boolean stopped = allocs.stream().allMatch(a -> a.desiredStatus() == DesiredStatus.STOP);
             List<String> ids = allocs.stream().map(AllocationState::id).toList();
             allocIds.addAll(ids);
+            ids.forEach(id -> jobOfAlloc.put(id, jobId));
             jobs.put(jobId, new Entry(newest.job(), Math.max(0, version), newest.createTime(),
                     index.incrementAndGet(), ids, stopped));
         });
@@ -139,18 +142,18 @@ public final class JobRegistry {
      */
     public synchronized void forget(String allocId) {
         allocIds.remove(allocId);
-        for (Entry e : List.copyOf(jobs.values())) {
-            if (!e.allocIds().contains(allocId)) {
-                continue;
-            }
-            List<String> left = e.allocIds().stream().filter(id -> !id.equals(allocId)).toList();
-            if (left.isEmpty()) {
-                jobs.remove(e.job().id());
-                LOG.info("job {}: forgotten, its last allocation record was purged", e.job().id());
-            } else {
-                jobs.put(e.job().id(), new Entry(e.job(), e.version(), e.submitTime(), index.incrementAndGet(),
-                        left, e.stopped()));
-            }
+        String jobId = jobOfAlloc.remove(allocId);
+        Entry e = jobId == null ? null : jobs.get(jobId);
+        if (e == null || !e.allocIds().contains(allocId)) {
+            return; // its job was purged (and maybe registered anew) meanwhile
+        }
+        List<String> left = e.allocIds().stream().filter(id -> !id.equals(allocId)).toList();
+        if (left.isEmpty()) {
+            jobs.remove(jobId);
+            LOG.info("job {}: forgotten, its last allocation record was purged", jobId);
+        } else {
+            jobs.put(jobId, new Entry(e.job(), e.version(), e.submitTime(), index.incrementAndGet(), left,
+                    e.stopped()));
         }
     }
 
