@@ -41,6 +41,11 @@ class SeedGcEndToEndTest {
     }
 
     private String startAgent(String policy) throws Exception {
+        return startAgent(policy, "");
+    }
+
+    /** @param extra more client keys */
+    private String startAgent(String policy, String extra) throws Exception {
         Path config = Files.writeString(tmp.resolve("agent.hcl"), """
                 data_dir   = "%s"
                 plugin_dir = "%s"
@@ -50,13 +55,14 @@ class SeedGcEndToEndTest {
                 client {
                   gc_max_allocs  = 1
                   gc_kill_policy = "%s"
+                  %s
                 }
                 plugin "raw_exec" {
                   config {
                     enabled = true
                   }
                 }
-                """.formatted(tmp.resolve("data"), System.getProperty("drover.test.plugins"), policy));
+                """.formatted(tmp.resolve("data"), System.getProperty("drover.test.plugins"), policy, extra));
         agent = AgentProcess.start(config, tmp.resolve("agent.err"));
         return agent.awaitAddress(Duration.ofSeconds(30));
     }
@@ -165,6 +171,46 @@ class SeedGcEndToEndTest {
         assertThat(after.path("TaskStates").path("test-task").path("State").asText()).isEqualTo("dead");
         assertThat(types(after.path("TaskStates").path("test-task")))
                 .containsExactly("Received", "Task Setup", "Started", "Terminated", "Garbage Collected");
+    }
+
+    @Test
+    void killPoststop_allocStopKillsARunningPoststopWithEscalation() throws Exception {
+        String addr = startAgent("kill_poststop");
+        CliRun run = CliRun.of("job", "run", "-detach", "-address", addr,
+                SAMPLES.resolve("gc-kill-poststop.hcl").toString());
+        String id = run.out().strip();
+        await(addr, id, a -> a.path("TaskStates").path("poststop").path("State").asText().equals("running"));
+
+        CliRun stop = CliRun.of("alloc", "stop", "-address", addr, id.substring(0, 8));
+        assertThat(stop.exitCode()).as(stop.err()).isZero();
+        JsonNode done = await(addr, id, a -> a.path("ClientStatus").asText().equals("complete"));
+
+        JsonNode poststop = done.path("TaskStates").path("poststop");
+        assertThat(types(poststop)).containsExactly("Received", "Task Setup", "Started", "Killing", "Terminated",
+                "Killed");
+        assertThat(event(poststop, "Terminated").path("Signal").asInt()).isEqualTo(9);
+        assertThat(event(poststop, "Killing").path("DisplayMessage").asText())
+                .contains("allocation stopped", "kill_poststop");
+    }
+
+    @Test
+    void aCollectedRecordIsPurgedAfterRecordRetention() throws Exception {
+        String addr = startAgent("preserve_states", "gc_interval = \"200ms\"\n  record_retention = \"1s\"");
+        CliRun run = CliRun.of("job", "run", "-address", addr, SAMPLES.resolve("poststop.hcl").toString());
+        String id = run.out().strip().substring(0, 8);
+        assertThat(CliRun.of("system", "gc", "-address", addr).exitCode()).isZero();
+        await(addr, id, a -> types(a.path("TaskStates").path("poststop")).contains("Garbage Collected"));
+
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        CliRun gone;
+        do {
+            Thread.sleep(100);
+            gone = CliRun.of("alloc", "status", "-json", "-address", addr, id);
+        } while (gone.exitCode() == 0 && System.nanoTime() < deadline);
+        assertThat(gone.exitCode()).as("purged after record_retention").isNotZero();
+        assertThat(gone.err()).contains(id);
+        assertThat(CliRun.of("job", "status", "-address", addr).out()).doesNotContain("example");
+        assertThat(agent.stderr()).contains("purged 1 garbage-collected allocation record(s)");
     }
 
     private static JsonNode alloc(String addr, String id) throws Exception {
