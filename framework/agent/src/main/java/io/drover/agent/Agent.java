@@ -8,6 +8,8 @@ import io.drover.core.driver.DriverRegistry;
 import io.drover.core.engine.Engine;
 import io.drover.core.engine.EngineConfig;
 import io.drover.core.engine.EngineRuntime;
+import io.drover.core.gc.FileSystemProbe;
+import io.drover.core.gc.GarbageCollector;
 import io.drover.core.state.AllocationState;
 import io.drover.core.state.TaskLifeState;
 import io.drover.core.store.JournalStore;
@@ -20,6 +22,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
@@ -32,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * allocation (and the job registry is rebuilt from them) before the API accepts a request. {@link #close()} is a graceful stop: the API stops answering, the engine stops
  * publishing, and tasks are left running for a later agent to re-attach (as Nomad's client does).
  *
- * <p>Threads: {@code max(2, cores)} engine workers and one timer (CONCURRENCY.md), the API's server threads
+ * <p>Threads: {@code max(2, cores)} engine workers, one timer and one {@code drover-gc} thread for GC passes
+ * (CONCURRENCY.md), the API's server threads
  * and log-follow ticks (see {@code ApiServer}, {@code LogFollowers}). {@link #start} and {@link #close()} are
  * for one owner thread; the getters are thread-safe.
  */
@@ -46,11 +50,15 @@ public final class Agent implements AutoCloseable {
     private final HttpApi http;
     private final Path dataDir;
     private final JournalStore store;
+    private final GarbageCollector gc;
+    private final ExecutorService gcThread;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private Agent(EngineRuntime runtime, DriverRegistry registry, Engine engine, JobRegistry jobs, HttpApi http,
-            Path dataDir, JournalStore store) {
+            Path dataDir, JournalStore store, GarbageCollector gc, ExecutorService gcThread) {
         this.store = store;
+        this.gc = gc;
+        this.gcThread = gcThread;
         this.runtime = runtime;
         this.registry = registry;
         this.engine = engine;
@@ -62,8 +70,8 @@ public final class Agent implements AutoCloseable {
     /**
      * Starts an agent and returns once its API answers.
      *
-     * @param gcTrigger what {@code PUT /v1/system/gc} runs (on a server thread: it must only schedule work);
-     *     null until GC exists: the request is then only logged
+     * @param gcTrigger also run by {@code PUT /v1/system/gc}, after the agent's own GC pass is scheduled (on a
+     *     server thread: it must only schedule work); null for none
      * @throws AgentStartException with one line for the user: data_dir unusable, address in use, ...
      */
     public static Agent start(AgentConfig config, Runnable gcTrigger) throws AgentStartException {
@@ -76,7 +84,6 @@ public final class Agent implements AutoCloseable {
         if (config.dataDir() == null) {
             throw new AgentStartException("data_dir is not set: the agent needs a directory for its state", null);
         }
-        Runnable gc = gcTrigger != null ? gcTrigger : () -> {};
         Path dataDir = config.dataDir().toAbsolutePath().normalize();
         DirChecks.prepareDataDir(dataDir).ifPresent(LOG::warn);
 
@@ -87,13 +94,29 @@ public final class Agent implements AutoCloseable {
         Engine engine = new Engine(new EngineConfig(dataDir, config.client().maxKillTimeout(),
                 config.client().gcKillPolicy()), catalog, runtime, store, allocIds);
         JobRegistry jobs = new JobRegistry(engine);
+        ExecutorService gcThread = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "drover-gc");
+            t.setDaemon(true);
+            return t;
+        });
+        GarbageCollector collector = new GarbageCollector(engine, config.client(), dataDir, new FileSystemProbe(),
+                runtime.timers(), gcThread, jobs::forget);
+        Runnable gc = () -> {
+            collector.collectNow();
+            if (gcTrigger != null) {
+                gcTrigger.run();
+            }
+        };
         HttpApi http;
         try {
             int restored = engine.restore();
             jobs.restore(engine.allocations());
             LOG.info("restored {} allocation(s) of {} job(s) from {}", restored, jobs.jobs().size(),
                     dataDir.resolve(STATE_DIR));
+            collector.start();
         } catch (RuntimeException e) {
+            collector.close();
+            gcThread.shutdownNow();
             engine.close();
             if (registry != null) {
                 registry.close();
@@ -108,6 +131,8 @@ public final class Agent implements AutoCloseable {
                     () -> registry != null ? registry.drivers() : List.<DriverInfo>of(), dataDir, gc),
                     config.bindAddr(), config.httpPort(), config.aclToken());
         } catch (IOException | RuntimeException e) {
+            collector.close();
+            gcThread.shutdownNow();
             engine.close();
             if (registry != null) {
                 registry.close();
@@ -123,7 +148,7 @@ public final class Agent implements AutoCloseable {
             LOG.warn("the API listens on {} without a token: anyone who reaches it can run jobs here; "
                     + "set acl {{ token = \"...\" }} or bind_addr = \"127.0.0.1\"", config.bindAddr());
         }
-        return new Agent(runtime, registry, engine, jobs, http, dataDir, store);
+        return new Agent(runtime, registry, engine, jobs, http, dataDir, store, collector, gcThread);
     }
 
     /** The store's folder under data_dir. */
@@ -190,6 +215,11 @@ public final class Agent implements AutoCloseable {
         return jobs;
     }
 
+    /** The client's garbage collector (contract §3). */
+    public GarbageCollector gc() {
+        return gc;
+    }
+
     public Path dataDir() {
         return dataDir;
     }
@@ -228,6 +258,8 @@ public final class Agent implements AutoCloseable {
             return;
         }
         http.close();
+        gc.close();
+        gcThread.shutdownNow();
         long live = liveTasks();
         engine.close();
         if (registry != null) {

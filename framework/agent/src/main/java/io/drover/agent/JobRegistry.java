@@ -54,6 +54,7 @@ public final class JobRegistry {
     private final Engine engine;
     private final Map<String, Entry> jobs = new ConcurrentHashMap<>();
     private final NavigableSet<String> allocIds = new ConcurrentSkipListSet<>();
+    private final Map<String, String> jobOfAlloc = new ConcurrentHashMap<>();
     private final AtomicLong index = new AtomicLong();
 
     public JobRegistry(Engine engine) {
@@ -79,6 +80,7 @@ public final class JobRegistry {
         List<AllocationState> placed = engine.submit(job);
         placed.forEach(a -> ids.add(a.id()));
         placed.forEach(a -> allocIds.add(a.id()));
+        placed.forEach(a -> jobOfAlloc.put(a.id(), job.id()));
         Entry entry = new Entry(job, version, System.currentTimeMillis() * 1_000_000L, index.incrementAndGet(),
                 ids, false);
         jobs.put(job.id(), entry);
@@ -103,6 +105,7 @@ public final class JobRegistry {
             boolean stopped = allocs.stream().allMatch(a -> a.desiredStatus() == DesiredStatus.STOP);
             List<String> ids = allocs.stream().map(AllocationState::id).toList();
             allocIds.addAll(ids);
+            ids.forEach(id -> jobOfAlloc.put(id, jobId));
             jobs.put(jobId, new Entry(newest.job(), Math.max(0, version), newest.createTime(),
                     index.incrementAndGet(), ids, stopped));
         });
@@ -130,6 +133,28 @@ public final class JobRegistry {
         Optional<Entry> stopped = stop(jobId);
         stopped.ifPresent(e -> jobs.remove(jobId));
         return stopped;
+    }
+
+    /**
+     * Forgets a purged allocation (record_retention expired): it leaves its job's list and the id prefix index;
+     * a job left with no allocation is forgotten too (after an agent restart it would not come back either).
+     * Idempotent.
+     */
+    public synchronized void forget(String allocId) {
+        allocIds.remove(allocId);
+        String jobId = jobOfAlloc.remove(allocId);
+        Entry e = jobId == null ? null : jobs.get(jobId);
+        if (e == null || !e.allocIds().contains(allocId)) {
+            return; // its job was purged (and maybe registered anew) meanwhile
+        }
+        List<String> left = e.allocIds().stream().filter(id -> !id.equals(allocId)).toList();
+        if (left.isEmpty()) {
+            jobs.remove(jobId);
+            LOG.info("job {}: forgotten, its last allocation record was purged", jobId);
+        } else {
+            jobs.put(jobId, new Entry(e.job(), e.version(), e.submitTime(), index.incrementAndGet(), left,
+                    e.stopped()));
+        }
     }
 
     public Optional<Entry> job(String id) {

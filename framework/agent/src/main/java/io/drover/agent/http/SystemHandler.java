@@ -9,8 +9,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Agent-wide routes: {@code PUT|POST /v1/system/gc} (runs the GC hook on the server thread: the hook must only
- * schedule work), {@code GET /v1/plugins} and {@code GET /v1/agent/health} (Nomad's shape
+ * Agent-wide routes: {@code PUT|POST /v1/system/gc} (schedules a client GC pass that destroys every terminal
+ * allocation, keeping its record, and answers at once), {@code GET /v1/plugins} and {@code GET /v1/agent/health} (Nomad's shape
  * {@code {"client": {"ok": true, "message": "ok"}}}).
  */
 public final class SystemHandler {

@@ -18,6 +18,17 @@ public enum GcKillPolicy {
         return wireName;
     }
 
+    /**
+     * Whether destroying or stopping an allocation kills this task while it runs as a poststop task: the task's
+     * {@code lifecycle.gc_kill} when set, else this policy.
+     */
+    public boolean killsPoststop(io.drover.core.spec.Lifecycle lifecycle) {
+        if (lifecycle != null && lifecycle.gcKill() != null) {
+            return lifecycle.gcKill();
+        }
+        return this == KILL_POSTSTOP;
+    }
+
     public static Optional<GcKillPolicy> fromWire(String name) {
         return Arrays.stream(values()).filter(p -> p.wireName.equals(name)).findFirst();
     }

@@ -75,6 +75,9 @@ final class AllocRunner implements TaskRunnerHost {
     private boolean dirty;
     private boolean reconciling;
     private boolean reconcileAgain;
+    private boolean destroyed;
+    private io.drover.core.gc.GcReason pendingDestroy;
+    private CompletableFuture<DestroyOutcome> pendingDestroyDone;
     private volatile AllocationState snapshot;
 
     /**
@@ -145,7 +148,11 @@ final class AllocRunner implements TaskRunnerHost {
         });
     }
 
-    /** Stops the allocation (contract §2.4), then its poststop tasks run. Idempotent. */
+    /**
+     * Stops the allocation (contract §2.4), then its poststop tasks run. When poststop tasks already run, the
+     * ones the kill policy (or their {@code gc_kill}) lets go are killed with escalation; the others run to
+     * completion. A stop before poststop tasks started lets them start and run (as Nomad does). Idempotent.
+     */
     void stop() {
         serial.execute(() -> {
             desired = DesiredStatus.STOP;
@@ -153,8 +160,77 @@ final class AllocRunner implements TaskRunnerHost {
             if (phase == Phase.INIT || phase == Phase.PRESTART || phase == Phase.MAIN) {
                 beginStop(StopCause.STOP_REQUESTED, null);
                 reconcile();
+            } else if (phase == Phase.POSTSTOP) {
+                for (TaskRunner r : livePoststops()) {
+                    if (config.killPolicy().killsPoststop(r.task().lifecycle())) {
+                        r.kill(killReason("allocation stopped", r));
+                    }
+                }
+                reconcile();
             }
         });
+    }
+
+    /**
+     * Destroys the allocation for client GC: a terminal one at once; one whose only live tasks are poststop tasks
+     * that the kill policy (or their {@code gc_kill}) lets go, once they are killed (kill_signal, then SIGKILL
+     * after kill_timeout); anything else is left alone ({@link DestroyOutcome#SKIPPED_LIVE}). Destroying keeps
+     * every task state and event, adds a {@code Garbage Collected} event to each task and removes the
+     * allocation directory. Completes on the allocation's executor; the destroyed state is then persisted and
+     * published like every change (persist, then publish). Idempotent.
+     */
+    CompletableFuture<DestroyOutcome> destroy(io.drover.core.gc.GcReason reason) {
+        CompletableFuture<DestroyOutcome> done = new CompletableFuture<>();
+        serial.execute(() -> {
+            if (destroyed) {
+                done.complete(DestroyOutcome.ALREADY_DESTROYED);
+            } else if (phase == Phase.DONE) {
+                finishDestroy(reason);
+                done.complete(DestroyOutcome.DESTROYED);
+            } else if (pendingDestroy != null) {
+                pendingDestroyDone.whenComplete((o, e) -> done.complete(o));
+            } else if (phase == Phase.POSTSTOP && !livePoststops().isEmpty() && livePoststops().stream()
+                    .allMatch(r -> config.killPolicy().killsPoststop(r.task().lifecycle()))) {
+                pendingDestroy = reason;
+                pendingDestroyDone = done;
+                for (TaskRunner r : livePoststops()) {
+                    r.kill(killReason("allocation garbage collected (" + reason.wireName() + ")", r));
+                }
+                reconcile();
+            } else {
+                done.complete(DestroyOutcome.SKIPPED_LIVE);
+            }
+        });
+        return done;
+    }
+
+    private List<TaskRunner> livePoststops() {
+        return of(TaskKind.POSTSTOP).filter(r -> !r.dead()).toList();
+    }
+
+    private String killReason(String what, TaskRunner r) {
+        Boolean own = r.task().lifecycle() == null ? null : r.task().lifecycle().gcKill();
+        return what + ", " + (own != null ? "lifecycle gc_kill = " + own
+                : "gc_kill_policy " + config.killPolicy().wireName());
+    }
+
+    /** Appends the Garbage Collected event to every task and removes the allocation directory. */
+    private void finishDestroy(io.drover.core.gc.GcReason reason) {
+        destroyed = true;
+        long now = Nanos.of(timers.now());
+        for (TaskRunner r : runners) {
+            Boolean own = r.task().lifecycle() == null ? null : r.task().lifecycle().gcKill();
+            r.record(TaskEvents.garbageCollected(now, reason.wireName(), config.killPolicy().wireName(), own));
+        }
+        try {
+            dirs.delete();
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("allocation {}: garbage collected, but its directory {} could not be removed: {}", id,
+                    dirs.root(), e.toString());
+        }
+        dirty = true;
+        LOG.info("allocation {}: garbage collected ({}), directory removed, record kept", id,
+                reason.wireName());
     }
 
     /** Sends a signal to one task, or to every running task when {@code task} is null. */
@@ -311,6 +387,11 @@ final class AllocRunner implements TaskRunnerHost {
                 if (of(TaskKind.POSTSTOP).allMatch(TaskRunner::dead)) {
                     phase = Phase.DONE;
                     dirty = true;
+                    if (pendingDestroy != null) {
+                        finishDestroy(pendingDestroy);
+                        pendingDestroy = null;
+                        pendingDestroyDone.complete(DestroyOutcome.DESTROYED);
+                    }
                 }
             }
         }
@@ -450,6 +531,7 @@ final class AllocRunner implements TaskRunnerHost {
                 }
             }
             desired = stored.desiredStatus();
+            destroyed = stored.destroyedAt() >= 0;
             if (stored.clientStatus().terminal()) {
                 phase = Phase.DONE;
                 publish(stored, true);

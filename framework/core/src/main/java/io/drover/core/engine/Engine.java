@@ -34,6 +34,7 @@ public final class Engine implements AutoCloseable {
     private final Supplier<String> ids;
     private final StateStore store;
     private volatile boolean closed;
+    private volatile java.util.function.IntConsumer beforePlacement = n -> {};
 
     /** An engine that keeps state in memory only ({@code drover run}). */
     public Engine(EngineConfig config, DriverCatalog drivers, EngineRuntime runtime) {
@@ -90,6 +91,8 @@ public final class Engine implements AutoCloseable {
         if (closed) {
             throw new IllegalStateException("engine is shut down");
         }
+        int incoming = job.groups().stream().mapToInt(TaskGroup::count).sum();
+        beforePlacement.accept(incoming);
         List<AllocRunner> created = new ArrayList<>();
         for (TaskGroup group : job.groups()) {
             for (int i = 0; i < group.count(); i++) {
@@ -129,12 +132,65 @@ public final class Engine implements AutoCloseable {
         listeners.add(listener);
     }
 
-    /** Stops an allocation: kills its tasks in stop order, then runs its poststop tasks. Idempotent. */
+    /**
+     * Stops an allocation: kills its tasks in stop order, then runs its poststop tasks. Poststop tasks already
+     * running are killed (with escalation) when the kill policy or their {@code gc_kill} says so, else they run
+     * to completion. Idempotent.
+     */
     public void stop(String allocId) {
         AllocRunner runner = allocs.get(allocId);
         if (runner != null) {
             runner.stop();
         }
+    }
+
+    /**
+     * Called by {@link #submit} with the number of allocations about to be placed, on the caller's thread, before
+     * they are created (client GC makes room there). The hook must not wait for anything: placement never waits
+     * for destroys.
+     */
+    public void beforePlacement(java.util.function.IntConsumer hook) {
+        this.beforePlacement = hook;
+    }
+
+    /** The kill policy destroys and stops follow (contract §3). */
+    public io.drover.core.config.GcKillPolicy killPolicy() {
+        return config.killPolicy();
+    }
+
+    /**
+     * Destroys an allocation for client GC (see {@code AllocRunner.destroy}): the record and every event stay,
+     * a {@code Garbage Collected} event naming {@code reason} and the kill policy is added, the allocation
+     * directory goes. Thread-safe, never blocks; completes on an engine thread.
+     */
+    public CompletableFuture<DestroyOutcome> destroy(String allocId, io.drover.core.gc.GcReason reason) {
+        AllocRunner runner = allocs.get(allocId);
+        if (runner == null) {
+            return CompletableFuture.completedFuture(DestroyOutcome.UNKNOWN);
+        }
+        return runner.destroy(reason);
+    }
+
+    /**
+     * Forgets a destroyed allocation's record (record_retention expired): gone from {@link #allocations()} at
+     * once, and deleted from the store. An allocation GC has not destroyed is not purged.
+     *
+     * @return whether it was purged
+     */
+    public boolean purge(String allocId) {
+        AllocRunner runner = allocs.get(allocId);
+        if (runner == null || runner.snapshot().destroyedAt() < 0) {
+            return false;
+        }
+        allocs.remove(allocId);
+        if (store != null) {
+            try {
+                store.delete(allocId, null);
+            } catch (IllegalStateException e) {
+                LOG.error("allocation {}: purge not recorded, the state store failed: {}", allocId, e.getMessage());
+            }
+        }
+        return true;
     }
 
     /** Sends a signal to a task of an allocation (every running task when {@code task} is null). */

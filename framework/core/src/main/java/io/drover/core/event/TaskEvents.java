@@ -146,6 +146,25 @@ public final class TaskEvents {
                 details, "", true, "", "", "", 0, 0, "", 0, "", 0, "", "", "");
     }
 
+    /**
+     * The allocation was destroyed by client GC: its directory is gone, this record (every earlier event) stays.
+     *
+     * @param trigger the {@code GcReason} wire name (max allocs, interval, disk, inodes, manual)
+     * @param policy the {@code gc_kill_policy} in force
+     * @param gcKill the task's own {@code lifecycle.gc_kill}, or null when it has none
+     */
+    public static TaskEvent garbageCollected(long time, String trigger, String policy, Boolean gcKill) {
+        Map<String, String> details = new LinkedHashMap<>();
+        details.put("gc_trigger", trigger);
+        details.put("gc_kill_policy", policy);
+        if (gcKill != null) {
+            details.put("gc_kill", gcKill.toString());
+        }
+        String display = "Allocation garbage collected by client (" + trigger + ", gc_kill_policy " + policy
+                + (gcKill != null ? ", gc_kill = " + gcKill : "") + "); state and events kept";
+        return of(TaskEventType.GARBAGE_COLLECTED, time, display, details);
+    }
+
     /** A live task the restarted agent could not re-attach to: never a made-up exit code. */
     public static TaskEvent notRecovered(long time, String reason) {
         String display = "Agent restarted and could not re-attach to the task (" + reason

@@ -48,4 +48,36 @@ public record AllocationState(
     public boolean terminal() {
         return clientStatus.terminal();
     }
+
+    /**
+     * Unix nanos when client GC destroyed the allocation (its {@code Garbage Collected} event), -1 when it was
+     * not. Derived from the events, so it survives an agent restart.
+     */
+    @JsonIgnore
+    public long destroyedAt() {
+        for (TaskState t : taskStates.values()) {
+            for (int i = t.events().size() - 1; i >= 0; i--) {
+                var e = t.events().get(i);
+                if (e.type() == io.drover.core.event.TaskEventType.GARBAGE_COLLECTED) {
+                    return e.time();
+                }
+            }
+        }
+        return -1;
+    }
+
+    /** Unix nanos when it became terminal (its last task's FinishedAt), -1 while it is live. */
+    @JsonIgnore
+    public long terminalAt() {
+        if (!terminal()) {
+            return -1;
+        }
+        long last = createTime;
+        for (TaskState t : taskStates.values()) {
+            if (t.finishedAt() != null) {
+                last = Math.max(last, io.drover.core.time.Nanos.of(t.finishedAt()));
+            }
+        }
+        return last;
+    }
 }

@@ -99,6 +99,12 @@ final class TestJobs {
             return this;
         }
 
+        /** A poststop task with its own {@code lifecycle.gc_kill}. */
+        TaskBuilder poststop(boolean gcKill) {
+            lifecycle = new Lifecycle(LifecycleHook.POSTSTOP, false, gcKill);
+            return this;
+        }
+
         TaskBuilder killTimeout(Duration d) {
             killTimeout = d;
             return this;

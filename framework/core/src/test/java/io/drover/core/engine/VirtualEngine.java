@@ -48,6 +48,11 @@ final class VirtualEngine {
     }
 
     VirtualEngine(Path dataDir, TaskDriver driver, Duration maxKillTimeout, io.drover.core.store.StateStore real) {
+        this(dataDir, driver, maxKillTimeout, real, GcKillPolicy.PRESERVE_STATES);
+    }
+
+    VirtualEngine(Path dataDir, TaskDriver driver, Duration maxKillTimeout, io.drover.core.store.StateStore real,
+            GcKillPolicy killPolicy) {
         this.store = real == null ? null : new CountingStore(real);
         try {
             driver.init(new DriverContext(Map.of(), timers, "test"));
@@ -66,7 +71,7 @@ final class VirtualEngine {
             }
         };
         AtomicInteger n = new AtomicInteger();
-        engine = new Engine(new EngineConfig(dataDir, maxKillTimeout, GcKillPolicy.PRESERVE_STATES), catalog,
+        engine = new Engine(new EngineConfig(dataDir, maxKillTimeout, killPolicy), catalog,
                 new EngineRuntime(timers, executor, null), this.store,
                 () -> String.format("alloc-%04d", n.incrementAndGet()));
         engine.addListener(published::add);
@@ -103,6 +108,11 @@ final class VirtualEngine {
         if (!engine.allocation(state.id()).orElseThrow().equals(state)) {
             throw new AssertionError("published state differs from the terminal one");
         }
+    }
+
+    /** Runs everything runnable now without moving the clock. */
+    void settle() {
+        quiesce();
     }
 
     /** Drains work, advancing the virtual clock timer by timer, until the condition holds. */
