@@ -329,11 +329,23 @@ final class TaskRunner {
         }
         run++;
         runTaskId = recovered.taskId();
-        runStartedAt = io.drover.core.time.Nanos.toInstant(recovered.startedAtNanos());
+        runStartedAt = persistedStart(recovered);
         step = Step.RUNNING;
         host.taskHandle(this, recovered);
         watchRun(run);
         host.taskChanged(this, true);
+    }
+
+    /**
+     * When the re-attached run started, as the previous agent persisted it: the handle's start time (this run's
+     * own), else the recorded StartedAt. max_runtime counts from here, so a restarted agent neither resets a
+     * run's deadline nor loses it; a deadline that passed while no agent ran fires at once.
+     */
+    private Instant persistedStart(TaskHandle recovered) {
+        if (recovered.startedAtNanos() > 0) {
+            return Nanos.toInstant(recovered.startedAtNanos());
+        }
+        return state.startedAt() != null ? state.startedAt() : host.timers().now();
     }
 
     /** A task that was live when the previous agent died and cannot be re-attached: failed, with the reason. */
