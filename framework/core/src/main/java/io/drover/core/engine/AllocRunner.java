@@ -181,6 +181,14 @@ final class AllocRunner implements TaskRunnerHost {
     }
 
     @Override
+    public Executor urgent() {
+        return action -> serialExecutor.executeUrgent(() -> {
+            action.run();
+            flush();
+        });
+    }
+
+    @Override
     public Timers timers() {
         return timers;
     }

@@ -219,7 +219,7 @@ final class TaskRunner {
         if (limit != null) {
             Duration left = limit.minus(Duration.between(runStartedAt, host.timers().now()));
             maxRuntimeTimer = host.timers().schedule(left,
-                    () -> host.serial().execute(() -> onMaxRuntime(thisRun, limit)));
+                    () -> host.urgent().execute(() -> onMaxRuntime(thisRun, limit)));
         }
         CompletionStage<ExitResult> exit;
         try {
