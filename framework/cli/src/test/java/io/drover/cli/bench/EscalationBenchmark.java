@@ -95,6 +95,7 @@ public final class EscalationBenchmark {
             List<Double> requestLateMs = new ArrayList<>();
             List<Double> landedLateMs = new ArrayList<>();
             List<Double> exitLateMs = new ArrayList<>();
+            List<long[]> byDeadline = new ArrayList<>();
             for (AllocationState a : placed) {
                 List<TaskEvent> events = engine.allocation(a.id()).orElseThrow().taskStates().get("ignore-term")
                         .events();
@@ -108,6 +109,7 @@ public final class EscalationBenchmark {
                 requestLateMs.add((signals.sigkillAt(a.id()) - due) / 1e6);
                 landedLateMs.add((signals.sigkillReturnedAt(a.id()) - due) / 1e6);
                 exitLateMs.add((signals.exitedAt(a.id()) - due) / 1e6);
+                byDeadline.add(new long[] {due, signals.sigkillReturnedAt(a.id())});
             }
             engine.close();
             System.out.printf("tasks=%d workload=%s (ms after the deadline)%n", tasks, workload);
@@ -115,6 +117,14 @@ public final class EscalationBenchmark {
             print("SIGKILL requested by the engine", requestLateMs);
             print("SIGKILL landed (kill(-pgid) returned)", landedLateMs);
             print("exit reported by the driver", exitLateMs);
+            byDeadline.sort((x, y) -> Long.compare(x[0], y[0]));
+            long first = byDeadline.get(0)[0];
+            long last = byDeadline.get(byDeadline.size() - 1)[0];
+            long landedLast = byDeadline.stream().mapToLong(x -> x[1]).max().orElse(0);
+            System.out.printf("  deadlines spread over %.1f ms; SIGKILLs landed from %.1f to %.1f ms after the first"
+                    + " deadline%n", (last - first) / 1e6,
+                    (byDeadline.stream().mapToLong(x -> x[1]).min().orElse(0) - first) / 1e6,
+                    (landedLast - first) / 1e6);
             print("Terminated recorded by the engine", lateMs);
         }
     }
