@@ -79,6 +79,41 @@ public final class ProcTable {
                 Integer.parseInt(f[3]), Long.parseLong(f[19]));
     }
 
+    /**
+     * Whether the environment a process was started with ({@code /proc/<pid>/environ}) holds exactly the entry
+     * {@code KEY=VALUE}; false when it cannot be read (gone, another user's). One small file read.
+     */
+    public static boolean environHas(int pid, String entry) {
+        int eq = entry.indexOf('=');
+        return environValue(pid, entry.substring(0, eq)).map(v -> v.equals(entry.substring(eq + 1))).orElse(false);
+    }
+
+    /**
+     * The value of {@code key} in the environment a process was started with ({@code /proc/<pid>/environ}); empty
+     * when it has none or it cannot be read (gone, another user's). One small file read.
+     */
+    public static Optional<String> environValue(int pid, String key) {
+        byte[] env;
+        try {
+            env = Files.readAllBytes(PROC.resolve(Integer.toString(pid)).resolve("environ"));
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+        byte[] prefix = (key + "=").getBytes(StandardCharsets.UTF_8);
+        int start = 0;
+        for (int i = 0; i <= env.length; i++) {
+            if (i == env.length || env[i] == 0) {
+                if (i - start >= prefix.length
+                        && java.util.Arrays.equals(env, start, start + prefix.length, prefix, 0, prefix.length)) {
+                    return Optional.of(new String(env, start + prefix.length, i - start - prefix.length,
+                            StandardCharsets.UTF_8));
+                }
+                start = i + 1;
+            }
+        }
+        return Optional.empty();
+    }
+
     public Optional<Proc> get(int pid) {
         return Optional.ofNullable(byPid.get(pid));
     }

@@ -23,6 +23,15 @@ public final class ProcessSupervisor implements AutoCloseable {
     private final String name;
     private final jnr.ffi.Pointer readBuffer; // watcher thread only
     private volatile LogWriter logWriter; // started with the first task that rotates its logs
+    private final String markerPrefix = Long.toHexString(new java.security.SecureRandom().nextLong()) + ".";
+    private final java.util.concurrent.atomic.AtomicLong markers = new java.util.concurrent.atomic.AtomicLong();
+
+    /**
+     * Set in every task's environment to a value unique to the task ({@code <random>.<n>}); every descendant
+     * inherits it, so the tree killer finds, after the group is dead, a descendant that left the group or the
+     * session even once its parent link is gone (see {@link TreeKiller}).
+     */
+    public static final String TREE_VAR = "DROVER_PROCESS_TREE";
 
     private ProcessSupervisor(String name) {
         this.name = name;
@@ -53,8 +62,10 @@ public final class ProcessSupervisor implements AutoCloseable {
      * @throws SpawnException with the OS reason when it cannot start
      */
     public SupervisedProcess spawn(SpawnSpec spec) throws SpawnException {
+        String marker = TREE_VAR + "=" + markerPrefix + markers.incrementAndGet();
+        spec = withEnv(spec, marker);
         if (spec.rotation() == null) {
-            return watch(spawner.spawn(spec, -1, -1), List.of());
+            return watch(spawner.spawn(spec, -1, -1), List.of(), marker);
         }
         int[] out = pipe();
         int[] err;
@@ -83,10 +94,19 @@ public final class ProcessSupervisor implements AutoCloseable {
                 new OutputPipe(this, watcher, writer, err[0], new RotatingFile(spec.stderr(), spec.rotation()), budget));
         // pipes first: a task that exits at once is reaped and its pipes drained, which needs them registered
         pipes.forEach(OutputPipe::register);
-        return watch(pid, pipes);
+        return watch(pid, pipes, marker);
     }
 
-    private SupervisedProcess watch(int pid, List<OutputPipe> pipes) throws SpawnException {
+    /** The spec with one more environment entry {@code KEY=VALUE}. */
+    private static SpawnSpec withEnv(SpawnSpec spec, String entry) {
+        java.util.Map<String, String> env = new java.util.HashMap<>(spec.env());
+        int eq = entry.indexOf('=');
+        env.put(entry.substring(0, eq), entry.substring(eq + 1));
+        return new SpawnSpec(spec.command(), spec.args(), env, spec.workDir(), spec.stdout(), spec.stderr(),
+                spec.rotation());
+    }
+
+    private SupervisedProcess watch(int pid, List<OutputPipe> pipes, String marker) throws SpawnException {
         int pidfd = nat.libc.pidfd_open(pid, 0);
         if (pidfd < 0) {
             int errno = nat.errno();
@@ -94,7 +114,8 @@ public final class ProcessSupervisor implements AutoCloseable {
             nat.libc.waitpid(pid, new IntByReference(), 0);
             throw new SpawnException("pidfd_open: " + nat.strerror(errno), errno);
         }
-        SupervisedProcess process = new SupervisedProcess(this, pid, pidfd, pipes, pipes.isEmpty() ? null : logWriter);
+        SupervisedProcess process = new SupervisedProcess(this, pid, pidfd, pipes, pipes.isEmpty() ? null : logWriter,
+                marker);
         try {
             process.register(watcher);
         } catch (IllegalStateException e) {

@@ -22,6 +22,7 @@ public final class SupervisedProcess {
     private final CompletableFuture<ExitResult> exit = new CompletableFuture<>();
     private final List<OutputPipe> outputs;
     private final LogWriter writer;
+    private final String treeMarker;
 
     // guarded by this
     private int pidfd;
@@ -33,6 +34,13 @@ public final class SupervisedProcess {
     private final List<ProcTable.Proc> survivors = new java.util.ArrayList<>();
 
     SupervisedProcess(ProcessSupervisor owner, int pid, int pidfd, List<OutputPipe> outputs, LogWriter writer) {
+        this(owner, pid, pidfd, outputs, writer, null);
+    }
+
+    /** @param treeMarker the {@code KEY=VALUE} environment entry every process of the tree inherits; null: none */
+    SupervisedProcess(ProcessSupervisor owner, int pid, int pidfd, List<OutputPipe> outputs, LogWriter writer,
+            String treeMarker) {
+        this.treeMarker = treeMarker;
         this.owner = owner;
         this.pid = pid;
         this.pidfd = pidfd;
@@ -87,9 +95,11 @@ public final class SupervisedProcess {
     }
 
     /**
-     * SIGKILLs the process, its group, its session and every descendant found through parent links (collected
-     * before anything is killed, since orphans are re-parented), then verifies in the background that all of
-     * them died. Also called after the process exited, to kill what it left behind in its session or group.
+     * SIGKILLs the process and its group at once, on the caller's thread ({@code pidfd_send_signal} and
+     * {@code kill(-pgid)}: two syscalls, no {@code /proc} read); then, in the background, the rest of its tree
+     * (its session, descendants by parent links, and descendants that left the group, found by the environment
+     * marker they inherited) and verifies that all of them died. Also called after the process exited, to kill
+     * what it left behind in its session or group.
      *
      * @return completes on the watcher thread with what was killed and what survived the verification deadline
      */
@@ -100,6 +110,11 @@ public final class SupervisedProcess {
     /** The report of the latest {@link #killTree()}, empty when none was started. */
     public synchronized Optional<CompletionStage<KillReport>> lastKill() {
         return Optional.ofNullable(lastKill).map(CompletableFuture::copy);
+    }
+
+    /** The environment entry that marks the task's tree, or null when the process was not started with one. */
+    String treeMarker() {
+        return treeMarker;
     }
 
     synchronized boolean reaped() {

@@ -13,12 +13,18 @@ import org.slf4j.LoggerFactory;
 /**
  * SIGKILLs a task's whole tree and verifies it died. Steps:
  * <ol>
- *   <li>collect: a {@code /proc} snapshot gives the task's session, group and every descendant by parent links
- *       — before anything is killed, because a killed parent's children are re-parented and the link is lost;
+ *   <li>kill the group, at once, on the caller's thread: {@code pidfd_send_signal(SIGKILL)} to the task and
+ *       {@code kill(-pgid, SIGKILL)}: two syscalls, no {@code /proc} read, so SIGKILL lands at the kill
+ *       timeout's deadline whatever the machine's process count (most trees never leave their group);
+ *   <li>then, on the killer thread, <b>collect</b> the rest from a {@code /proc} snapshot: the task's session
+ *       and group (members re-parented meanwhile included), descendants by parent links, and every process
+ *       whose environment carries the task's {@link ProcessSupervisor#TREE_VAR} marker — which finds a
+ *       descendant that called {@code setsid} even after its parent died in step 1 and its parent link is gone
+ *       — with their own sessions, groups and descendants;
  *   <li>pin: open a pidfd for each and check its start time against the snapshot, so that a recycled pid is
  *       never signalled;
- *   <li>kill: {@code kill(-pgid, SIGKILL)}, then {@code pidfd_send_signal(SIGKILL)} to each pinned process; the
- *       snapshot is repeated (at most three rounds) to catch what was forked meanwhile;
+ *   <li>kill: {@code pidfd_send_signal(SIGKILL)} to each pinned process; the snapshot is repeated (at most
+ *       three rounds) to catch what was forked meanwhile;
  *   <li>verify: the pidfds are watched by the {@link ExitWatcher}; each becomes readable when its process is
  *       dead. Whatever is not dead after {@link #VERIFY_TIMEOUT} is reported as a survivor (and logged).
  * </ol>
@@ -28,6 +34,8 @@ final class TreeKiller {
     private static final Logger LOG = LoggerFactory.getLogger(TreeKiller.class);
     static final Duration VERIFY_TIMEOUT = Duration.ofSeconds(5);
     private static final int ROUNDS = 3;
+    static final Duration QUIET = Duration.ofMillis(10);
+    static final Duration GATHER_MAX = Duration.ofMillis(100);
     private static final int SIGKILL = 9;
 
     private final ProcessSupervisor owner;
@@ -47,10 +55,13 @@ final class TreeKiller {
         final CompletableFuture<KillReport> report;
         final List<ProcTable.Proc> killed = new ArrayList<>();
         final Map<Integer, Pinned> pinned = new LinkedHashMap<>();
+        final boolean groupKilled;
 
-        Request(SupervisedProcess task, CompletableFuture<KillReport> report) {
+        /** @param groupKilled the task was live and its group was killed before the search */
+        Request(SupervisedProcess task, CompletableFuture<KillReport> report, boolean groupKilled) {
             this.task = task;
             this.report = report;
+            this.groupKilled = groupKilled;
         }
     }
 
@@ -59,16 +70,24 @@ final class TreeKiller {
     private Thread killer;
 
     /**
-     * Starts the tree kill of a task and returns at once: never blocks the caller (engine threads call this
-     * through {@code TaskDriver.signal}). The work runs on this supervisor's killer thread, which serves every
-     * request queued while it scanned in one batch: one {@code /proc} snapshot per round for all of them. A
-     * snapshot costs 20-100 ms on these machines, so one scan per task made 100 concurrent SIGKILLs land
-     * seconds late; batched, they land within a couple of scans.
+     * SIGKILLs the task and its group now, on the caller's thread (two syscalls), then starts the search for
+     * the rest of the tree and returns: never blocks the caller (engine and timer threads call this through
+     * {@code TaskDriver.signal}). The search runs on this supervisor's killer thread, which serves every request
+     * queued while it scanned in one batch: one {@code /proc} snapshot per round for all of them (a snapshot
+     * costs 20-100 ms on a loaded machine; before the group kill moved out of it, 100 concurrent SIGKILLs landed
+     * seconds late).
      */
     CompletableFuture<KillReport> kill(SupervisedProcess task) {
         CompletableFuture<KillReport> report = new CompletableFuture<>();
         int root = task.pid();
         task.killStarted(report);
+        boolean live = !task.reaped();
+        if (live) {
+            // a live task: the critical path. SIGKILL lands now; the search for the rest comes after. (A task
+            // already reaped is swept the other way round, search first, so that the report names every
+            // process it left: no deadline is at stake there.)
+            task.killSelfAndGroup();
+        }
         if (task.reaped() && !owner.groupExists(root)) {
             // the task is gone and left nothing in its group: skip the /proc scan (destroy of every task
             // that exited cleanly). A process that moved to another group of the session, or called setsid,
@@ -78,7 +97,7 @@ final class TreeKiller {
             return report;
         }
         synchronized (lock) {
-            queued.add(new Request(task, report));
+            queued.add(new Request(task, report, live));
             if (killer == null) {
                 killer = new Thread(this::serve, "drover-tree-killer");
                 killer.setDaemon(true);
@@ -101,6 +120,7 @@ final class TreeKiller {
                         return;
                     }
                 }
+                coalesce();
                 batch = queued;
                 queued = new ArrayList<>();
             }
@@ -108,13 +128,36 @@ final class TreeKiller {
         }
     }
 
+    /**
+     * Lets a burst of kills gather before the search (holding {@link #lock}): waits while requests keep coming,
+     * {@link #QUIET} apart, at most {@link #GATHER_MAX}. The SIGKILLs themselves have landed already; this only
+     * delays the search, so that one scan serves the whole burst and its CPU does not compete with the rest of
+     * the burst's SIGKILLs, due in the same milliseconds (docs/performance.md).
+     */
+    private void coalesce() {
+        long until = System.nanoTime() + GATHER_MAX.toNanos();
+        int seen = queued.size();
+        try {
+            while (System.nanoTime() < until) {
+                lock.wait(QUIET.toMillis());
+                if (queued.size() == seen) {
+                    return;
+                }
+                seen = queued.size();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     private void killBatch(List<Request> batch) {
         try {
             for (int round = 0; round < ROUNDS; round++) {
                 ProcTable snapshot = ProcTable.snapshot();
+                Map<String, List<ProcTable.Proc>> marked = markedEscapees(snapshot, batch);
                 boolean fresh = false;
                 for (Request r : batch) {
-                    fresh |= collect(r, snapshot);
+                    fresh |= collect(r, snapshot, marked);
                 }
                 for (Request r : batch) {
                     r.task.killSelfAndGroup();
@@ -138,11 +181,31 @@ final class TreeKiller {
         }
     }
 
-    /** Pins what the snapshot shows of a task's tree that was not pinned yet; true when something new was. */
-    private boolean collect(Request r, ProcTable snapshot) {
+    /**
+     * Pins what the snapshot shows of a task's tree that was not pinned yet; true when something new was. The
+     * tree: the task's session, group and descendants, and, for the processes that carry the task's marker
+     * (descendants that left the session, whose parent may be dead already), their sessions, groups and
+     * descendants too.
+     */
+    private boolean collect(Request r, ProcTable snapshot, Map<String, List<ProcTable.Proc>> marked) {
         int root = r.task.pid();
+        List<ProcTable.Proc> tree = new ArrayList<>(snapshot.tree(root, root, root));
+        String marker = r.task.treeMarker();
+        if (marker != null) {
+            for (ProcTable.Proc p : marked.getOrDefault(marker, List.of())) {
+                if (p.sid() != root && p.pgid() != root && !r.pinned.containsKey(p.pid())) {
+                    tree.addAll(snapshot.tree(p.pid(), p.sid(), p.pgid()));
+                }
+            }
+        }
+        if (r.groupKilled && !r.pinned.containsKey(root) && snapshot.get(root).isEmpty()) {
+            // killed and reaped before the snapshot: still part of what was killed
+            ProcTable.Proc gone = new ProcTable.Proc(root, "", 'X', 0, root, root, 0);
+            r.pinned.put(root, new Pinned(gone, -1));
+            r.killed.add(gone);
+        }
         boolean fresh = false;
-        for (ProcTable.Proc p : snapshot.tree(root, root, root)) {
+        for (ProcTable.Proc p : tree) {
             if (p.pid() == self || p.pid() <= 1 || r.pinned.containsKey(p.pid())
                     || (p.zombie() && p.pid() != root)) {
                 continue;
@@ -160,6 +223,29 @@ final class TreeKiller {
             }
         }
         return fresh;
+    }
+
+    /**
+     * Processes that may have escaped a tree, by the tree marker ({@code KEY=VALUE}) they carry: among live ones
+     * that lead their own session or group, or whose session or group leader is gone (children of an escapee
+     * that died). Each candidate's environment is read once per snapshot, whatever the batch's size.
+     */
+    private Map<String, List<ProcTable.Proc>> markedEscapees(ProcTable snapshot, List<Request> batch) {
+        if (batch.stream().allMatch(r -> r.task.treeMarker() == null)) {
+            return Map.of();
+        }
+        Map<String, List<ProcTable.Proc>> out = new java.util.HashMap<>();
+        for (ProcTable.Proc p : snapshot.all()) {
+            if (p.pid() == self || p.pid() <= 1 || p.zombie()) {
+                continue;
+            }
+            if (p.sid() == p.pid() || p.pgid() == p.pid() || snapshot.get(p.sid()).isEmpty()
+                    || snapshot.get(p.pgid()).isEmpty()) {
+                ProcTable.environValue(p.pid(), ProcessSupervisor.TREE_VAR).ifPresent(v -> out
+                        .computeIfAbsent(ProcessSupervisor.TREE_VAR + "=" + v, k -> new ArrayList<>()).add(p));
+            }
+        }
+        return out;
     }
 
     private Optional<Pinned> pin(ProcTable.Proc p) {

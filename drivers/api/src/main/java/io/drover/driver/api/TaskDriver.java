@@ -14,7 +14,9 @@ import org.pf4j.ExtensionPoint;
  * every task of the driver: all methods may be called concurrently from several host threads.
  *
  * <h2>Threads</h2>
- * Methods are called on the host's engine threads, a small bounded pool that serves every task. They must
+ * Methods are called on the host's engine threads, a small bounded pool that serves every task, and
+ * {@link #signal} with {@code SIGKILL} also on the host's timer thread (the kill escalation, sent at its
+ * deadline, possibly for a run that has just exited or been destroyed). They must
  * return quickly (no sleeping, no waiting for a process to end): long work completes the returned
  * {@link CompletionStage} later, on a thread of the driver's choosing or on the host's timers
  * ({@link DriverContext#timers()}), which keeps the driver deterministic under the host's virtual clock.

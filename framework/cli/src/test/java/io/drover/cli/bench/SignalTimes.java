@@ -11,11 +11,17 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** A catalog whose drivers note when the engine asked for SIGKILL, per allocation (unix nanos). */
+/**
+ * A catalog whose drivers note, per allocation (unix nanos), when the engine asked for SIGKILL and when the
+ * driver's {@code signal} returned — for raw_exec, once {@code kill(-pgid, SIGKILL)} has returned: SIGKILL has
+ * landed on the task's process group.
+ */
 final class SignalTimes implements DriverCatalog {
     private final DriverCatalog delegate;
     private final Timers timers;
     private final Map<String, Long> sigkill = new ConcurrentHashMap<>();
+    private final Map<String, Long> sigkillReturned = new ConcurrentHashMap<>();
+    private final Map<String, Long> exited = new ConcurrentHashMap<>();
 
     SignalTimes(DriverCatalog delegate, Timers timers) {
         this.delegate = delegate;
@@ -24,6 +30,15 @@ final class SignalTimes implements DriverCatalog {
 
     long sigkillAt(String allocId) {
         return sigkill.getOrDefault(allocId, 0L);
+    }
+
+    /** When the driver completed the task's exit stage (raw_exec: reaped, tree verified, output flushed). */
+    long exitedAt(String allocId) {
+        return exited.getOrDefault(allocId, 0L);
+    }
+
+    long sigkillReturnedAt(String allocId) {
+        return sigkillReturned.getOrDefault(allocId, 0L);
     }
 
     @Override
@@ -42,11 +57,22 @@ final class SignalTimes implements DriverCatalog {
         }
 
         @Override
+        public java.util.concurrent.CompletionStage<io.drover.driver.api.ExitResult> awaitExit(String taskId)
+                throws io.drover.driver.api.TaskNotFoundException {
+            String alloc = taskId.substring(0, taskId.indexOf('/'));
+            return super.awaitExit(taskId).whenComplete((r, e) -> exited.putIfAbsent(alloc, Nanos.of(timers.now())));
+        }
+
+        @Override
         public void signal(String taskId, String signal) throws DriverException {
+            String alloc = taskId.substring(0, taskId.indexOf('/'));
             if (signal.equals("SIGKILL")) {
-                sigkill.putIfAbsent(taskId.substring(0, taskId.indexOf('/')), Nanos.of(timers.now()));
+                sigkill.putIfAbsent(alloc, Nanos.of(timers.now()));
             }
             super.signal(taskId, signal);
+            if (signal.equals("SIGKILL")) {
+                sigkillReturned.putIfAbsent(alloc, Nanos.of(timers.now()));
+            }
         }
     }
 }

@@ -257,6 +257,14 @@ final class AllocRunner implements TaskRunnerHost {
     }
 
     @Override
+    public Executor urgent() {
+        return action -> serialExecutor.executeUrgent(() -> {
+            action.run();
+            flush();
+        });
+    }
+
+    @Override
     public Timers timers() {
         return timers;
     }
@@ -436,7 +444,9 @@ final class AllocRunner implements TaskRunnerHost {
     }
 
     private void startAll(TaskKind kind) {
-        if (kind == TaskKind.POSTSTOP) {
+        if (kind == TaskKind.POSTSTOP && of(TaskKind.POSTSTOP).findAny().isPresent()) {
+            // only for a poststop task to read: file I/O on an engine thread, which other allocations' timers
+            // (max_runtime, kill escalation) queue behind
             AllocResults.write(dirs, runners, LOG);
         }
         of(kind).forEach(TaskRunner::start);

@@ -4,7 +4,6 @@ import io.drover.core.time.RealTimers;
 import io.drover.driver.api.Timers;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -13,11 +12,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public record EngineRuntime(Timers timers, Executor executor, AutoCloseable resources) implements AutoCloseable {
 
-    /** Wall-clock timers and {@code workers} daemon threads. */
+    /** Wall-clock timers and {@code workers} daemon threads, with an urgent lane for timer work ({@link EnginePool}). */
     public static EngineRuntime real(int workers) {
         RealTimers timers = new RealTimers();
         AtomicInteger n = new AtomicInteger();
-        ExecutorService pool = Executors.newFixedThreadPool(workers, r -> {
+        ExecutorService pool = new EnginePool(workers, r -> {
             Thread t = new Thread(r, "drover-engine-" + n.incrementAndGet());
             t.setDaemon(true);
             return t;

@@ -36,6 +36,26 @@ final class SerialExecutor implements Executor {
         pool.execute(this::drain);
     }
 
+    /**
+     * As {@link #execute}, in the same order after this allocation's queued actions, but when the allocation is
+     * idle its turn goes ahead of other allocations' ordinary work on a pool with an urgent lane. For timer
+     * work that is due now (max_runtime). An already scheduled turn is not moved.
+     */
+    void executeUrgent(Runnable action) {
+        synchronized (queue) {
+            queue.add(action);
+            if (scheduled) {
+                return;
+            }
+            scheduled = true;
+        }
+        if (pool instanceof UrgentExecutor urgent) {
+            urgent.executeUrgent(this::drain);
+        } else {
+            pool.execute(this::drain);
+        }
+    }
+
     private void drain() {
         MDC.put("alloc_id", allocId);
         try {

@@ -219,7 +219,7 @@ final class TaskRunner {
         if (limit != null) {
             Duration left = limit.minus(Duration.between(runStartedAt, host.timers().now()));
             maxRuntimeTimer = host.timers().schedule(left,
-                    () -> host.serial().execute(() -> onMaxRuntime(thisRun, limit)));
+                    () -> host.urgent().execute(() -> onMaxRuntime(thisRun, limit)));
         }
         CompletionStage<ExitResult> exit;
         try {
@@ -329,11 +329,23 @@ final class TaskRunner {
         }
         run++;
         runTaskId = recovered.taskId();
-        runStartedAt = io.drover.core.time.Nanos.toInstant(recovered.startedAtNanos());
+        runStartedAt = persistedStart(recovered);
         step = Step.RUNNING;
         host.taskHandle(this, recovered);
         watchRun(run);
         host.taskChanged(this, true);
+    }
+
+    /**
+     * When the re-attached run started, as the previous agent persisted it: the handle's start time (this run's
+     * own), else the recorded StartedAt. max_runtime counts from here, so a restarted agent neither resets a
+     * run's deadline nor loses it; a deadline that passed while no agent ran fires at once.
+     */
+    private Instant persistedStart(TaskHandle recovered) {
+        if (recovered.startedAtNanos() > 0) {
+            return Nanos.toInstant(recovered.startedAtNanos());
+        }
+        return state.startedAt() != null ? state.startedAt() : host.timers().now();
     }
 
     /** A task that was live when the previous agent died and cannot be re-attached: failed, with the reason. */
@@ -396,13 +408,40 @@ final class TaskRunner {
         }
         Duration timeout = task.killTimeout().compareTo(host.maxKillTimeout()) > 0 ? host.maxKillTimeout()
                 : task.killTimeout();
-        record(TaskEvents.killing(now(), timeout, task.killSignal(), killReason));
+        Instant killingAt = host.timers().now();
+        record(TaskEvents.killing(Nanos.of(killingAt), timeout, task.killSignal(), killReason));
         boolean delivered = deliver(task.killSignal());
         if (!delivered || timeout.isZero()) {
             escalate(thisRun);
             return;
         }
-        escalationTimer = host.timers().schedule(timeout, () -> host.serial().execute(() -> escalate(thisRun)));
+        TaskDriver runDriver = driver;
+        String runId = runTaskId;
+        Duration left = Duration.between(host.timers().now(), killingAt.plus(timeout));
+        escalationTimer = host.timers().schedule(left, () -> escalateAtDeadline(thisRun, runDriver, runId));
+    }
+
+    /**
+     * The kill timeout ran out: SIGKILL, sent <em>on the timer thread</em>, at the deadline, rather than after a
+     * hop to the allocation's executor, whose pool may be busy with other allocations' work (100 escalations
+     * due in the same millisecond queued behind each other there: docs/performance.md). Safe without the
+     * executor: drivers' {@code signal} is thread-safe and non-blocking (SPI contract), and a stale id is
+     * harmless — an exited run ignores signals, a destroyed one is not found, a restart has a new id. Only a
+     * failure is posted back, to be recorded by the owner.
+     */
+    private void escalateAtDeadline(int thisRun, TaskDriver runDriver, String runId) {
+        try {
+            runDriver.signal(runId, Signals.SIGKILL);
+        } catch (TaskNotFoundException e) {
+            // already gone: its exit is on the way
+        } catch (DriverException | RuntimeException e) {
+            LOG.warn("could not send SIGKILL to task {}: {}", task.name(), e.getMessage());
+            host.serial().execute(() -> {
+                if (thisRun == run && step == Step.KILLING) {
+                    record(TaskEvents.killed(now(), "failed to kill task: " + e.getMessage()));
+                }
+            });
+        }
     }
 
     private void escalate(int thisRun) {

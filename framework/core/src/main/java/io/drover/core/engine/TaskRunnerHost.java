@@ -18,6 +18,14 @@ interface TaskRunnerHost {
     /** The allocation's serial executor: every callback into a task runner must hop onto it. */
     Executor serial();
 
+    /**
+     * The same serial executor, with the allocation's next turn ahead of other allocations' ordinary work when it
+     * is idle: for timer work that is due now (max_runtime).
+     */
+    default Executor urgent() {
+        return serial();
+    }
+
     Timers timers();
 
     AllocDirs dirs();

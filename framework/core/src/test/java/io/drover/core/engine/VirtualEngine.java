@@ -29,7 +29,7 @@ import java.util.function.BooleanSupplier;
 final class VirtualEngine {
     static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
 
-    final VirtualTimers timers = new VirtualTimers(T0);
+    final VirtualTimers timers;
     final ManualExecutor executor = new ManualExecutor();
     final Engine engine;
     final List<AllocationState> published = new ArrayList<>();
@@ -48,11 +48,25 @@ final class VirtualEngine {
     }
 
     VirtualEngine(Path dataDir, TaskDriver driver, Duration maxKillTimeout, io.drover.core.store.StateStore real) {
-        this(dataDir, driver, maxKillTimeout, real, GcKillPolicy.PRESERVE_STATES);
+        this(dataDir, driver, maxKillTimeout, real, GcKillPolicy.PRESERVE_STATES, T0);
     }
 
     VirtualEngine(Path dataDir, TaskDriver driver, Duration maxKillTimeout, io.drover.core.store.StateStore real,
             GcKillPolicy killPolicy) {
+        this(dataDir, driver, maxKillTimeout, real, killPolicy, T0);
+    }
+
+    /**
+     * An engine whose clock starts at {@code start}: a second engine on the same store after time passed (an
+     * agent restarted later). {@link #ms} still counts from {@link #T0}.
+     */
+    VirtualEngine(Path dataDir, TaskDriver driver, io.drover.core.store.StateStore real, Instant start) {
+        this(dataDir, driver, Duration.ofSeconds(30), real, GcKillPolicy.PRESERVE_STATES, start);
+    }
+
+    private VirtualEngine(Path dataDir, TaskDriver driver, Duration maxKillTimeout,
+            io.drover.core.store.StateStore real, GcKillPolicy killPolicy, Instant start) {
+        this.timers = new VirtualTimers(start);
         this.store = real == null ? null : new CountingStore(real);
         try {
             driver.init(new DriverContext(Map.of(), timers, "test"));

@@ -1,0 +1,73 @@
+package io.drover.process;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.drover.driver.api.ExitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The SIGKILL of a live task kills its group first and searches afterwards, so a descendant that left the session
+ * must be found without its parent link: by the {@link ProcessSupervisor#TREE_VAR} marker it inherited.
+ */
+@ExtendWith(ProcessLeakCheck.class)
+class EscapedDescendantTest {
+    private static final Duration WAIT = Duration.ofSeconds(10);
+    private static ProcessSupervisor supervisor;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void create() {
+        supervisor = ProcessSupervisor.create("test");
+    }
+
+    @AfterAll
+    static void close() {
+        supervisor.close();
+    }
+
+    @Test
+    void aSetsidDescendantWhoseParentAlreadyExitedIsFoundByItsMarkerAndKilled() throws Exception {
+        // the middle shell starts a setsid'ed sleep and exits: the sleep is re-parented, in its own session
+        SupervisedProcess p = supervisor.spawn(new SpawnSpec("sh", List.of("-c",
+                "sh -c 'setsid sleep 1000 & echo $! > gc.pid'; : > ready; exec sleep 1000"), ProcessLeakCheck.env(),
+                dir, dir.resolve("out"), dir.resolve("err")));
+        Await.until("ready", WAIT, () -> Files.exists(dir.resolve("ready")));
+        int escaped = Integer.parseInt(Files.readString(dir.resolve("gc.pid")).trim());
+        Await.until("escapee exec'd sleep in its own session", WAIT, () -> ProcTable.read(escaped)
+                .map(g -> g.comm().equals("sleep") && g.sid() == escaped).orElse(false));
+        assertThat(ProcTable.read(escaped).orElseThrow().ppid()).as("no parent link to the task")
+                .isNotEqualTo(p.pid());
+        assertThat(ProcTable.environHas(escaped, p.treeMarker())).isTrue();
+
+        KillReport report = p.killTree().toCompletableFuture().get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        assertThat(p.onExit().toCompletableFuture().get(WAIT.toMillis(), TimeUnit.MILLISECONDS))
+                .isEqualTo(ExitResult.signalled(9));
+        assertThat(report.clean()).isTrue();
+        assertThat(report.killed()).extracting(ProcTable.Proc::pid).contains(escaped);
+        assertThat(ProcTable.read(escaped).filter(g -> !g.zombie())).isEmpty();
+    }
+
+    @Test
+    void theMarkerIsAnExactEntryNotAPrefix() throws Exception {
+        SupervisedProcess p = supervisor.spawn(new SpawnSpec("sh", List.of("-c", ": > ready; exec sleep 1000"),
+                ProcessLeakCheck.env(), dir, dir.resolve("out"), dir.resolve("err")));
+        Await.until("ready", WAIT, () -> Files.exists(dir.resolve("ready")));
+        Await.until("exec'd", WAIT, () -> ProcTable.read(p.pid()).map(q -> q.comm().equals("sleep")).orElse(false));
+        assertThat(ProcTable.environHas(p.pid(), p.treeMarker())).isTrue();
+        assertThat(ProcTable.environHas(p.pid(), p.treeMarker().substring(0, p.treeMarker().length() - 1))).isFalse();
+        assertThat(ProcTable.environHas(p.pid(), p.treeMarker() + "0")).isFalse();
+        p.killTree().toCompletableFuture().get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        p.onExit().toCompletableFuture().get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    }
+}
