@@ -321,6 +321,7 @@ final class AllocRunner implements TaskRunnerHost {
         dirty = true;
         long now = Nanos.of(timers.now());
         List<TaskRunner> live = new ArrayList<>();
+        List<TaskRunner> neverStarted = new ArrayList<>();
         for (TaskRunner r : runners) {
             if (r.dead() || r.kind() == TaskKind.POSTSTOP || r == failed) {
                 continue;
@@ -335,13 +336,18 @@ final class AllocRunner implements TaskRunnerHost {
                 r.record(reason);
             }
             if (r.step() == TaskRunner.Step.NOT_STARTED) {
-                r.kill(""); // never ran: dead at once, nothing to signal
+                neverStarted.add(r);
             } else {
                 live.add(r);
             }
         }
         stopStages = StopPlan.stages(live);
         stopStage = 0;
+        // Only now, with the plan set: each death re-evaluates the allocation (re-entrantly when the stop came
+        // from outside reconcile), and an empty plan there would start poststop tasks beside live ones.
+        for (TaskRunner r : neverStarted) {
+            r.kill(""); // never ran: dead at once, nothing to signal
+        }
         if (!stopStages.isEmpty()) {
             killStage(stopStages.get(0));
         }

@@ -249,6 +249,31 @@ class LifecycleTest {
         }
     }
 
+    /**
+     * Found by the lifecycle property (testkit): a stop while a prestart task ran marked the not-yet-started
+     * main task dead before the stop plan was made, and the re-evaluation that death triggered saw no stage left,
+     * started the poststop tasks and ended the allocation while the prestart task was still being killed.
+     */
+    @Test
+    void stopDuringPrestartEndsTheAllocationOnlyAfterThePrestartTaskDied() {
+        VirtualEngine v = engine();
+        String id = v.engine.submit(TestJobs.batch(
+                task("main").leader().runFor("1s"),
+                task("init").prestart().runFor("1h").shutdownDelay(Duration.ofMillis(30)),
+                task("cleanup").poststop().runFor("10ms"))).get(0).id();
+        v.runUntil(() -> v.engine.allocation(id).orElseThrow().taskStates().get("init").state()
+                == TaskLifeState.RUNNING, Duration.ofMinutes(1));
+        v.engine.stop(id);
+        v.runUntil(() -> v.engine.terminal(id).isDone(), Duration.ofMinutes(1));
+        AllocationState a = v.engine.terminal(id).join();
+
+        assertThat(a.taskStates().values()).allMatch(s -> s.state() == TaskLifeState.DEAD);
+        assertThat(first(a, "main", TaskEventType.STARTED)).isEmpty();
+        assertThat(at(a, "init", TaskEventType.KILLED)).isEqualTo(30);
+        assertThat(at(a, "cleanup", TaskEventType.STARTED)).isEqualTo(30);
+        assertThat(a.clientStatus()).isEqualTo(ClientStatus.COMPLETE);
+    }
+
     private static List<TaskEventType> types(TaskState s) {
         return s.events().stream().map(TaskEvent::type).toList();
     }
