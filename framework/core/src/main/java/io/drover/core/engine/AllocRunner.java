@@ -100,8 +100,11 @@ final class AllocRunner implements TaskRunnerHost {
         this.publisher = publisher;
         this.store = store;
         this.createTime = createTime >= 0 ? createTime : Nanos.of(timers.now());
-        boolean restartOnSuccess = job.type() == JobType.SERVICE;
         for (Task task : group.tasks()) {
+            // Nomad's restart tracker: in a service job main tasks and sidecars restart after a successful exit;
+            // prestart and poststart tasks that are not sidecars, and poststop tasks, are done.
+            boolean restartOnSuccess = job.type() == JobType.SERVICE
+                    && (task.kind() == TaskKind.MAIN || task.kind().sidecar());
             runners.add(new TaskRunner(task, this, restartOnSuccess));
         }
         this.snapshot = buildSnapshot();

@@ -180,6 +180,35 @@ class LifecycleTest {
         assertThat(a.taskStates().get("web").failed()).isTrue();
     }
 
+    /**
+     * Found by the lifecycle property (testkit): in a service job, prestart and poststart tasks that are not
+     * sidecars, and poststop tasks, were restarted after a successful exit like main tasks, so a service job's
+     * init task ran attempts + 1 times and then failed the allocation. As in Nomad's restart tracker, only main
+     * tasks and sidecars of a service job restart on success.
+     */
+    @Test
+    void serviceJobRunsItsPrestartPoststartAndPoststopTasksOnce() {
+        RestartPolicy twice = new RestartPolicy(2, Duration.ofMinutes(30), Duration.ofMillis(10), RestartMode.FAIL);
+        VirtualEngine v = engine();
+        String id = v.engine.submit(TestJobs.job(JobType.SERVICE, 1,
+                task("init").prestart().runFor("10ms").restart(twice),
+                task("web").runFor("1h").restart(twice),
+                task("notify").poststart().runFor("10ms").restart(twice),
+                task("cleanup").poststop().runFor("10ms").restart(twice))).get(0).id();
+        v.runUntil(() -> v.engine.allocation(id).orElseThrow().taskStates().get("notify").state()
+                == TaskLifeState.DEAD, Duration.ofMinutes(1));
+        v.engine.stop(id);
+        v.runUntil(() -> v.engine.terminal(id).isDone(), Duration.ofMinutes(1));
+        AllocationState a = v.engine.terminal(id).join();
+
+        for (String task : List.of("init", "notify", "cleanup")) {
+            assertThat(all(a, task, TaskEventType.STARTED)).as(task).hasSize(1);
+            assertThat(a.taskStates().get(task).failed()).as(task).isFalse();
+        }
+        assertThat(at(a, "web", TaskEventType.STARTED)).isEqualTo(10);
+        assertThat(a.clientStatus()).isEqualTo(ClientStatus.COMPLETE);
+    }
+
     @Test
     void shutdownDelayWaitsBeforeTheKillSignal() {
         AllocationState a = engine().run(TestJobs.batch(
