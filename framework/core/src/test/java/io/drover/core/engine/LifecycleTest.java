@@ -303,6 +303,28 @@ class LifecycleTest {
         assertThat(a.clientStatus()).isEqualTo(ClientStatus.COMPLETE);
     }
 
+    /**
+     * Found by the lifecycle property (testkit): a task whose stop had begun (a sibling failed) and that was
+     * waiting out its shutdown_delay ignored its max_runtime, so its run outlived max_runtime + kill_timeout.
+     * max_runtime now cuts the shutdown delay short, as it does for a running task.
+     */
+    @Test
+    void maxRuntimeCutsAShutdownDelayShort() {
+        AllocationState a = engine().run(TestJobs.batch(
+                task("main").runFor("0s").restart(TestJobs.NO_RESTARTS),
+                task("pre0").prestart().runFor("50ms").maxRuntime(Duration.ofMillis(40))
+                        .killTimeout(Duration.ZERO).restart(TestJobs.NO_RESTARTS),
+                task("pre1").prestart().runFor("50ms").maxRuntime(Duration.ofMillis(40))
+                        .shutdownDelay(Duration.ofMillis(30)).killTimeout(Duration.ZERO)
+                        .restart(TestJobs.NO_RESTARTS)));
+
+        assertThat(at(a, "pre1", TaskEventType.SIBLING_FAILED)).isEqualTo(40);
+        assertThat(at(a, "pre1", TaskEventType.MAX_RUNTIME_EXCEEDED)).isEqualTo(40);
+        assertThat(at(a, "pre1", TaskEventType.KILLING)).isEqualTo(40);
+        assertThat(at(a, "pre1", TaskEventType.TERMINATED)).isEqualTo(40);
+        assertThat(a.taskStates().get("pre1").failed()).isTrue();
+    }
+
     private static List<TaskEventType> types(TaskState s) {
         return s.events().stream().map(TaskEvent::type).toList();
     }
