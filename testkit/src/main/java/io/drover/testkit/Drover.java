@@ -215,7 +215,7 @@ public final class Drover implements AutoCloseable {
         List<Allocation> out = new ArrayList<>();
         for (String id : ids) {
             Allocation a = new Allocation(published.getOrDefault(id, List.of()), placedAt);
-            List<String> broken = LifecycleInvariants.violations(a);
+            List<String> broken = LifecycleInvariants.violations(a, maxKillTimeout);
             if (!broken.isEmpty()) {
                 throw new AssertionError("Drover broke its lifecycle contract in " + a + " (a Drover bug):\n  "
                         + String.join("\n  ", broken));

@@ -30,8 +30,11 @@ final class LifecycleInvariants {
     private static final Set<TaskEventType> STOP_BEGINS =
             Set.of(TaskEventType.WAITING_SHUTDOWN_DELAY, TaskEventType.KILLING, TaskEventType.KILLED);
 
-    /** @return one line per broken invariant, empty when the run kept the contract */
-    static List<String> violations(Allocation alloc) {
+    /**
+     * @param maxKillTimeout the client's cap on kill_timeout
+     * @return one line per broken invariant, empty when the run kept the contract
+     */
+    static List<String> violations(Allocation alloc, java.time.Duration maxKillTimeout) {
         List<String> out = new ArrayList<>();
         List<AllocationState> history = alloc.history();
         TaskGroup group = alloc.state().group();
@@ -42,6 +45,7 @@ final class LifecycleInvariants {
         poststopAfterEveryOtherTaskDead(history, group, out);
         stopOrder(history, group, out);
         poststopOnce(alloc.state(), group, out);
+        killsAndRunsAreBounded(alloc.state(), group, maxKillTimeout, out);
         terminal(alloc.state(), out);
         return out;
     }
@@ -179,6 +183,47 @@ final class LifecycleInvariants {
             if (setups != 1 || starts > 1 + restarts) {
                 out.add("poststop task " + t.name() + " ran " + setups + " time(s) (" + starts + " starts, "
                         + restarts + " restarts)");
+            }
+        }
+    }
+
+    /**
+     * Kill escalation and max_runtime (product §2.4, §3): a run ends at most the capped kill_timeout after its
+     * {@code Killing} event, so a run never outlives max_runtime plus that; {@code Restarts} counts the
+     * {@code Restarting} events.
+     */
+    private static void killsAndRunsAreBounded(AllocationState last, TaskGroup group,
+            java.time.Duration maxKillTimeout, List<String> out) {
+        for (Task t : group.tasks()) {
+            TaskState s = last.taskStates().get(t.name());
+            long grace = (t.killTimeout().compareTo(maxKillTimeout) > 0 ? maxKillTimeout : t.killTimeout()).toNanos();
+            long killingAt = -1;
+            long startedAt = -1;
+            for (TaskEvent e : s.events()) {
+                switch (e.type()) {
+                    case STARTED -> startedAt = e.time();
+                    case KILLING -> killingAt = e.time();
+                    case TERMINATED -> {
+                        if (killingAt >= 0 && e.time() - killingAt > grace) {
+                            out.add("task " + t.name() + " died " + (e.time() - killingAt) / 1_000_000
+                                    + "ms after its Killing event, past its kill_timeout");
+                        }
+                        if (t.maxRuntime() != null && startedAt >= 0
+                                && e.time() - startedAt > t.maxRuntime().toNanos() + grace) {
+                            out.add("a run of task " + t.name() + " lasted " + (e.time() - startedAt) / 1_000_000
+                                    + "ms, past max_runtime and kill_timeout");
+                        }
+                        killingAt = -1;
+                        startedAt = -1;
+                    }
+                    default -> {
+                    }
+                }
+            }
+            long restarting = count(s, TaskEventType.RESTARTING);
+            if (s.restarts() != restarting) {
+                out.add("task " + t.name() + " has Restarts " + s.restarts() + " but " + restarting
+                        + " Restarting events");
             }
         }
     }

@@ -23,7 +23,7 @@ import net.jqwik.api.Combinators;
 /**
  * Random valid jobs of mock tasks for the property tests: one group with 1-3 main tasks and 0-5 lifecycle tasks
  * (prestart, prestart sidecar, poststart, poststart sidecar, poststop), maybe a leader, each task with random
- * run_for, exit code, start error, signal handling, kill_timeout, shutdown_delay, max_runtime and restart policy;
+ * run_for, exit code, start error and delay, signal handling, kill_signal, kill_timeout, shutdown_delay, max_runtime and restart policy;
  * batch or service; maybe stopped at a random time (always, for service jobs, whose tasks restart forever).
  * Shrinks towards short, successful, plain jobs. {@link Shape#toString()} prints the job as HCL.
  */
@@ -33,7 +33,7 @@ final class JobShapes {
     /** One task before naming: its kind and behaviour. */
     record TaskShape(TaskKind kind, String runFor, int exitCode, boolean startError, String killAfter,
             boolean ignoreSignals, Duration killTimeout, Duration shutdownDelay, Duration maxRuntime,
-            RestartPolicy restart) {}
+            RestartPolicy restart, String startBlockFor, String killSignal) {}
 
     /** A job and when to stop it (null: never). */
     record Shape(Job job, Duration stopAfter) {
@@ -58,6 +58,8 @@ final class JobShapes {
                 net.jqwik.api.Tuple.of(4, false), net.jqwik.api.Tuple.of(1, true));
         Arbitrary<Duration> killTimeout = Arbitraries.of(SHORT);
         Arbitrary<Duration> shutdownDelay = Arbitraries.of(Duration.ZERO, Duration.ZERO, Duration.ofMillis(30));
+        Arbitrary<String> startBlockFor = Arbitraries.of("0s", "0s", "20ms");
+        Arbitrary<String> killSignal = Arbitraries.of("SIGINT", "SIGTERM");
         Arbitrary<Duration> maxRuntime = Arbitraries.of(Duration.ofMillis(40), Duration.ofSeconds(2)).injectNull(0.7);
         // Every job must end: the interval outlasts all runs (a task failing every hour with a 1m interval is
         // restarted forever, as in Nomad), and mode delay (which retries a failing task forever) only where a
@@ -71,10 +73,10 @@ final class JobShapes {
                 .as(RestartPolicy::new);
         return Combinators.combine(kinds, runFor, exitCode, startError, killAfter, ignoreSignals, killTimeout,
                         shutdownDelay)
-                .as((k, r, e, s, ka, i, kt, sd) -> new TaskShape(k, r, e, s, ka, i, kt, sd, null, null))
-                .flatMap(t -> Combinators.combine(maxRuntime, restart.apply(t.kind()))
-                        .as((mr, rp) -> new TaskShape(t.kind(), t.runFor(), t.exitCode(), t.startError(),
-                                t.killAfter(), t.ignoreSignals(), t.killTimeout(), t.shutdownDelay(), mr, rp)));
+                .as((k, r, e, s, ka, i, kt, sd) -> new TaskShape(k, r, e, s, ka, i, kt, sd, null, null, "0s", "SIGINT"))
+                .flatMap(t -> Combinators.combine(maxRuntime, restart.apply(t.kind()), startBlockFor, killSignal)
+                        .as((mr, rp, sb, ks) -> new TaskShape(t.kind(), t.runFor(), t.exitCode(), t.startError(),
+                                t.killAfter(), t.ignoreSignals(), t.killTimeout(), t.shutdownDelay(), mr, rp, sb, ks)));
     }
 
     static Arbitrary<Shape> shapes() {
@@ -127,6 +129,9 @@ final class JobShapes {
             config.put("start_error", "simulated start failure");
         }
         config.put("kill_after", t.killAfter());
+        if (!t.startBlockFor().equals("0s")) {
+            config.put("start_block_for", t.startBlockFor());
+        }
         if (t.ignoreSignals()) {
             config.put("ignore_signals", true);
         }
@@ -138,7 +143,7 @@ final class JobShapes {
             case POSTSTART_SIDECAR -> new Lifecycle(LifecycleHook.POSTSTART, true, null);
             case POSTSTOP -> new Lifecycle(LifecycleHook.POSTSTOP, false, null);
         };
-        return new Task(name, "mock", config, Map.of(), leader, lifecycle, t.killTimeout(), Task.DEFAULT_KILL_SIGNAL,
+        return new Task(name, "mock", config, Map.of(), leader, lifecycle, t.killTimeout(), t.killSignal(),
                 t.shutdownDelay(), t.maxRuntime(), LogConfig.DEFAULT, t.restart(), 0);
     }
 
@@ -153,6 +158,9 @@ final class JobShapes {
                 sb.append("      driver = \"").append(t.driver()).append("\"\n");
                 if (t.leader()) {
                     sb.append("      leader = true\n");
+                }
+                if (!t.killSignal().equals(Task.DEFAULT_KILL_SIGNAL)) {
+                    sb.append("      kill_signal = \"").append(t.killSignal()).append("\"\n");
                 }
                 sb.append("      kill_timeout = \"").append(GoDuration.format(t.killTimeout())).append("\"\n");
                 if (!t.shutdownDelay().isZero()) {

@@ -51,7 +51,7 @@ class LifecyclePropertyTest {
         try (Drover drover = Drover.open(dataDir)) {
             drover.stopAfter(shape.stopAfter());
             Allocation alloc = drover.run(shape.job());
-            assertThat(LifecycleInvariants.violations(alloc)).isEmpty();
+            assertThat(LifecycleInvariants.violations(alloc, java.time.Duration.ofSeconds(30))).isEmpty();
             assertThat(alloc.state().terminal()).isTrue();
             assertThat(alloc.state().taskStates().values()).allMatch(s -> s.state() == TaskLifeState.DEAD);
         }
