@@ -23,7 +23,7 @@ import net.jqwik.api.Combinators;
 /**
  * Random valid jobs of mock tasks for the property tests: one group with 1-3 main tasks and 0-5 lifecycle tasks
  * (prestart, prestart sidecar, poststart, poststart sidecar, poststop), maybe a leader, each task with random
- * run_for, exit code, start error and delay, signal handling, kill_signal, kill_timeout, shutdown_delay, max_runtime and restart policy;
+ * run_for, exit code, start error and delay, signal handling (ignored, failing), kill_signal, kill_timeout, shutdown_delay, max_runtime and restart policy;
  * batch or service; maybe stopped at a random time (always, for service jobs, whose tasks restart forever).
  * Shrinks towards short, successful, plain jobs. {@link Shape#toString()} prints the job as HCL.
  */
@@ -33,7 +33,7 @@ final class JobShapes {
     /** One task before naming: its kind and behaviour. */
     record TaskShape(TaskKind kind, String runFor, int exitCode, boolean startError, String killAfter,
             boolean ignoreSignals, Duration killTimeout, Duration shutdownDelay, Duration maxRuntime,
-            RestartPolicy restart, String startBlockFor, String killSignal) {}
+            RestartPolicy restart, String startBlockFor, String killSignal, boolean signalError) {}
 
     /** A job and when to stop it (null: never). */
     record Shape(Job job, Duration stopAfter) {
@@ -60,6 +60,8 @@ final class JobShapes {
         Arbitrary<Duration> shutdownDelay = Arbitraries.of(Duration.ZERO, Duration.ZERO, Duration.ofMillis(30));
         Arbitrary<String> startBlockFor = Arbitraries.of("0s", "0s", "20ms");
         Arbitrary<String> killSignal = Arbitraries.of("SIGINT", "SIGTERM");
+        Arbitrary<Boolean> signalError = Arbitraries.frequency(
+                net.jqwik.api.Tuple.of(9, false), net.jqwik.api.Tuple.of(1, true));
         Arbitrary<Duration> maxRuntime = Arbitraries.of(Duration.ofMillis(40), Duration.ofSeconds(2)).injectNull(0.7);
         // Every job must end: the interval outlasts all runs (a task failing every hour with a 1m interval is
         // restarted forever, as in Nomad), and mode delay (which retries a failing task forever) only where a
@@ -73,10 +75,12 @@ final class JobShapes {
                 .as(RestartPolicy::new);
         return Combinators.combine(kinds, runFor, exitCode, startError, killAfter, ignoreSignals, killTimeout,
                         shutdownDelay)
-                .as((k, r, e, s, ka, i, kt, sd) -> new TaskShape(k, r, e, s, ka, i, kt, sd, null, null, "0s", "SIGINT"))
-                .flatMap(t -> Combinators.combine(maxRuntime, restart.apply(t.kind()), startBlockFor, killSignal)
-                        .as((mr, rp, sb, ks) -> new TaskShape(t.kind(), t.runFor(), t.exitCode(), t.startError(),
-                                t.killAfter(), t.ignoreSignals(), t.killTimeout(), t.shutdownDelay(), mr, rp, sb, ks)));
+                .as((k, r, e, s, ka, i, kt, sd) -> new TaskShape(k, r, e, s, ka, i, kt, sd, null, null, "0s", "SIGINT", false))
+                .flatMap(t -> Combinators.combine(maxRuntime, restart.apply(t.kind()), startBlockFor, killSignal,
+                                signalError)
+                        .as((mr, rp, sb, ks, se) -> new TaskShape(t.kind(), t.runFor(), t.exitCode(), t.startError(),
+                                t.killAfter(), t.ignoreSignals(), t.killTimeout(), t.shutdownDelay(), mr, rp, sb, ks,
+                                se)));
     }
 
     static Arbitrary<Shape> shapes() {
@@ -134,6 +138,9 @@ final class JobShapes {
         }
         if (t.ignoreSignals()) {
             config.put("ignore_signals", true);
+        }
+        if (t.signalError()) {
+            config.put("signal_error", "simulated signal failure");
         }
         Lifecycle lifecycle = switch (t.kind()) {
             case MAIN -> null;
