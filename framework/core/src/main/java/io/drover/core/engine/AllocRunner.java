@@ -103,8 +103,11 @@ final class AllocRunner implements TaskRunnerHost {
         this.publisher = publisher;
         this.store = store;
         this.createTime = createTime >= 0 ? createTime : Nanos.of(timers.now());
-        boolean restartOnSuccess = job.type() == JobType.SERVICE;
         for (Task task : group.tasks()) {
+            // Nomad's restart tracker: in a service job main tasks and sidecars restart after a successful exit;
+            // prestart and poststart tasks that are not sidecars, and poststop tasks, are done.
+            boolean restartOnSuccess = job.type() == JobType.SERVICE
+                    && (task.kind() == TaskKind.MAIN || task.kind().sidecar());
             runners.add(new TaskRunner(task, this, restartOnSuccess));
         }
         this.snapshot = buildSnapshot();
@@ -410,6 +413,7 @@ final class AllocRunner implements TaskRunnerHost {
         dirty = true;
         long now = Nanos.of(timers.now());
         List<TaskRunner> live = new ArrayList<>();
+        List<TaskRunner> neverStarted = new ArrayList<>();
         for (TaskRunner r : runners) {
             if (r.dead() || r.kind() == TaskKind.POSTSTOP || r == failed) {
                 continue;
@@ -424,13 +428,18 @@ final class AllocRunner implements TaskRunnerHost {
                 r.record(reason);
             }
             if (r.step() == TaskRunner.Step.NOT_STARTED) {
-                r.kill(""); // never ran: dead at once, nothing to signal
+                neverStarted.add(r);
             } else {
                 live.add(r);
             }
         }
         stopStages = StopPlan.stages(live);
         stopStage = 0;
+        // Only now, with the plan set: each death re-evaluates the allocation (re-entrantly when the stop came
+        // from outside reconcile), and an empty plan there would start poststop tasks beside live ones.
+        for (TaskRunner r : neverStarted) {
+            r.kill(""); // never ran: dead at once, nothing to signal
+        }
         if (!stopStages.isEmpty()) {
             killStage(stopStages.get(0));
         }

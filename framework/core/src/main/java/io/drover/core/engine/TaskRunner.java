@@ -66,6 +66,8 @@ final class TaskRunner {
     private boolean killRequested;
     private String killReason = "";
     private boolean maxRuntimeExceeded;
+    /** The kill sequence got past its shutdown delay: kill_signal was sent. */
+    private boolean killSignalSent;
     private Timers.Cancellable restartTimer;
     private Timers.Cancellable escalationTimer;
     private Timers.Cancellable maxRuntimeTimer;
@@ -283,13 +285,22 @@ final class TaskRunner {
     }
 
     private void onMaxRuntime(int thisRun, Duration limit) {
-        if (thisRun != run || step != Step.RUNNING) {
+        boolean inShutdownDelay = step == Step.KILLING && !killSignalSent;
+        if (thisRun != run || (step != Step.RUNNING && !inShutdownDelay)) {
             return;
         }
         maxRuntimeExceeded = true;
         Duration actual = Duration.between(runStartedAt, host.timers().now());
         record(TaskEvents.maxRuntimeExceeded(now(), limit, actual));
-        kill("exceeded max_runtime of " + io.drover.core.event.GoDuration.format(limit));
+        String reason = "exceeded max_runtime of " + io.drover.core.event.GoDuration.format(limit);
+        if (inShutdownDelay) {
+            // already being stopped, but still waiting out its shutdown_delay: the limit cuts the wait short
+            cancel(shutdownDelayTimer);
+            killReason = reason;
+            sendKillSignal(thisRun);
+            return;
+        }
+        kill(reason);
     }
 
     /**
@@ -408,6 +419,7 @@ final class TaskRunner {
         }
         Duration timeout = task.killTimeout().compareTo(host.maxKillTimeout()) > 0 ? host.maxKillTimeout()
                 : task.killTimeout();
+        killSignalSent = true;
         Instant killingAt = host.timers().now();
         record(TaskEvents.killing(Nanos.of(killingAt), timeout, task.killSignal(), killReason));
         boolean delivered = deliver(task.killSignal());

@@ -180,6 +180,35 @@ class LifecycleTest {
         assertThat(a.taskStates().get("web").failed()).isTrue();
     }
 
+    /**
+     * Found by the lifecycle property (testkit): in a service job, prestart and poststart tasks that are not
+     * sidecars, and poststop tasks, were restarted after a successful exit like main tasks, so a service job's
+     * init task ran attempts + 1 times and then failed the allocation. As in Nomad's restart tracker, only main
+     * tasks and sidecars of a service job restart on success.
+     */
+    @Test
+    void serviceJobRunsItsPrestartPoststartAndPoststopTasksOnce() {
+        RestartPolicy twice = new RestartPolicy(2, Duration.ofMinutes(30), Duration.ofMillis(10), RestartMode.FAIL);
+        VirtualEngine v = engine();
+        String id = v.engine.submit(TestJobs.job(JobType.SERVICE, 1,
+                task("init").prestart().runFor("10ms").restart(twice),
+                task("web").runFor("1h").restart(twice),
+                task("notify").poststart().runFor("10ms").restart(twice),
+                task("cleanup").poststop().runFor("10ms").restart(twice))).get(0).id();
+        v.runUntil(() -> v.engine.allocation(id).orElseThrow().taskStates().get("notify").state()
+                == TaskLifeState.DEAD, Duration.ofMinutes(1));
+        v.engine.stop(id);
+        v.runUntil(() -> v.engine.terminal(id).isDone(), Duration.ofMinutes(1));
+        AllocationState a = v.engine.terminal(id).join();
+
+        for (String task : List.of("init", "notify", "cleanup")) {
+            assertThat(all(a, task, TaskEventType.STARTED)).as(task).hasSize(1);
+            assertThat(a.taskStates().get(task).failed()).as(task).isFalse();
+        }
+        assertThat(at(a, "web", TaskEventType.STARTED)).isEqualTo(10);
+        assertThat(a.clientStatus()).isEqualTo(ClientStatus.COMPLETE);
+    }
+
     @Test
     void shutdownDelayWaitsBeforeTheKillSignal() {
         AllocationState a = engine().run(TestJobs.batch(
@@ -247,6 +276,53 @@ class LifecycleTest {
             });
             after.taskStates().values().forEach(s -> assertThat(s.state()).isNotNull());
         }
+    }
+
+    /**
+     * Found by the lifecycle property (testkit): a stop while a prestart task ran marked the not-yet-started
+     * main task dead before the stop plan was made, and the re-evaluation that death triggered saw no stage left,
+     * started the poststop tasks and ended the allocation while the prestart task was still being killed.
+     */
+    @Test
+    void stopDuringPrestartEndsTheAllocationOnlyAfterThePrestartTaskDied() {
+        VirtualEngine v = engine();
+        String id = v.engine.submit(TestJobs.batch(
+                task("main").leader().runFor("1s"),
+                task("init").prestart().runFor("1h").shutdownDelay(Duration.ofMillis(30)),
+                task("cleanup").poststop().runFor("10ms"))).get(0).id();
+        v.runUntil(() -> v.engine.allocation(id).orElseThrow().taskStates().get("init").state()
+                == TaskLifeState.RUNNING, Duration.ofMinutes(1));
+        v.engine.stop(id);
+        v.runUntil(() -> v.engine.terminal(id).isDone(), Duration.ofMinutes(1));
+        AllocationState a = v.engine.terminal(id).join();
+
+        assertThat(a.taskStates().values()).allMatch(s -> s.state() == TaskLifeState.DEAD);
+        assertThat(first(a, "main", TaskEventType.STARTED)).isEmpty();
+        assertThat(at(a, "init", TaskEventType.KILLED)).isEqualTo(30);
+        assertThat(at(a, "cleanup", TaskEventType.STARTED)).isEqualTo(30);
+        assertThat(a.clientStatus()).isEqualTo(ClientStatus.COMPLETE);
+    }
+
+    /**
+     * Found by the lifecycle property (testkit): a task whose stop had begun (a sibling failed) and that was
+     * waiting out its shutdown_delay ignored its max_runtime, so its run outlived max_runtime + kill_timeout.
+     * max_runtime now cuts the shutdown delay short, as it does for a running task.
+     */
+    @Test
+    void maxRuntimeCutsAShutdownDelayShort() {
+        AllocationState a = engine().run(TestJobs.batch(
+                task("main").runFor("0s").restart(TestJobs.NO_RESTARTS),
+                task("pre0").prestart().runFor("50ms").maxRuntime(Duration.ofMillis(40))
+                        .killTimeout(Duration.ZERO).restart(TestJobs.NO_RESTARTS),
+                task("pre1").prestart().runFor("50ms").maxRuntime(Duration.ofMillis(40))
+                        .shutdownDelay(Duration.ofMillis(30)).killTimeout(Duration.ZERO)
+                        .restart(TestJobs.NO_RESTARTS)));
+
+        assertThat(at(a, "pre1", TaskEventType.SIBLING_FAILED)).isEqualTo(40);
+        assertThat(at(a, "pre1", TaskEventType.MAX_RUNTIME_EXCEEDED)).isEqualTo(40);
+        assertThat(at(a, "pre1", TaskEventType.KILLING)).isEqualTo(40);
+        assertThat(at(a, "pre1", TaskEventType.TERMINATED)).isEqualTo(40);
+        assertThat(a.taskStates().get("pre1").failed()).isTrue();
     }
 
     private static List<TaskEventType> types(TaskState s) {
