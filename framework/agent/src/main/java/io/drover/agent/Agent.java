@@ -77,22 +77,28 @@ public final class Agent implements AutoCloseable {
             throw new AgentStartException("data_dir is not set: the agent needs a directory for its state", null);
         }
         Runnable gc = gcTrigger != null ? gcTrigger : () -> {};
+        long t0 = System.nanoTime();
         Path dataDir = config.dataDir().toAbsolutePath().normalize();
         DirChecks.prepareDataDir(dataDir).ifPresent(LOG::warn);
 
         JournalStore store = openStore(dataDir.resolve(STATE_DIR));
+        long tStore = System.nanoTime();
         EngineRuntime runtime = EngineRuntime.real(Math.max(2, Runtime.getRuntime().availableProcessors()));
         DriverRegistry registry = loadDrivers(config, runtime);
         DriverCatalog catalog = registry != null ? registry : EMPTY;
         Engine engine = new Engine(new EngineConfig(dataDir, config.client().maxKillTimeout(),
                 config.client().gcKillPolicy()), catalog, runtime, store, allocIds);
         JobRegistry jobs = new JobRegistry(engine);
+        long tDrivers = System.nanoTime();
         HttpApi http;
         try {
             int restored = engine.restore();
+            long tRestore = System.nanoTime();
             jobs.restore(engine.allocations());
-            LOG.info("restored {} allocation(s) of {} job(s) from {}", restored, jobs.jobs().size(),
-                    dataDir.resolve(STATE_DIR));
+            LOG.info("restored {} allocation(s) of {} job(s) from {} in {} ms (store open {} ms, drivers {} ms, "
+                    + "engine restore {} ms, job registry {} ms)", restored, jobs.jobs().size(),
+                    dataDir.resolve(STATE_DIR), ms(System.nanoTime() - t0), ms(tStore - t0), ms(tDrivers - tStore),
+                    ms(tRestore - tDrivers), ms(System.nanoTime() - tRestore));
         } catch (RuntimeException e) {
             engine.close();
             if (registry != null) {
@@ -124,6 +130,10 @@ public final class Agent implements AutoCloseable {
                     + "set acl {{ token = \"...\" }} or bind_addr = \"127.0.0.1\"", config.bindAddr());
         }
         return new Agent(runtime, registry, engine, jobs, http, dataDir, store);
+    }
+
+    private static long ms(long nanos) {
+        return nanos / 1_000_000;
     }
 
     /** The store's folder under data_dir. */
