@@ -169,7 +169,8 @@ public final class Agent implements AutoCloseable {
         }
         Optional<String> problem = DirChecks.pluginDirProblem(dir);
         if (problem.isPresent()) {
-            LOG.warn("{}: refusing to load plugins from it; no drivers loaded (chmod go-w it)", problem.get());
+            LOG.warn("{}: refusing to load plugins from it (anyone who can write there could run code in the "
+                    + "agent); no drivers loaded; chmod go-w it", problem.get());
             return null;
         }
         DriverRegistry registry = DriverRegistry.load(dir, config.plugins(), runtime.timers());
