@@ -31,6 +31,23 @@ class ParallelReplayTest {
     }
 
     @Test
+    void smallWindowsVisitTheSameRecordsAtTheSameOffsetsAsASequentialScan() throws Exception {
+        write(2 * ParallelDecoder.MIN_PER_THREAD);
+        Path journal = dir.resolve("journal-0000000001.log");
+        byte[] data = FrameScanner.readAll(journal);
+        RecordCodec codec = new RecordCodec();
+        List<String> sequential = new ArrayList<>();
+        FrameScanner.scan(journal, data, Frames.JOURNAL_MAGIC, true,
+                (buf, off, len, offset) -> sequential.add(offset + " " + codec.read(buf, off, len)));
+        List<String> windowed = new ArrayList<>();
+        ParallelDecoder.replay(journal, data, Frames.JOURNAL_MAGIC, true, codec,
+                (rec, offset) -> windowed.add(offset + " " + rec), ParallelDecoder.MIN_PER_THREAD + 1);
+        assertThat(sequential.size()).as("more than one window")
+                .isGreaterThan(ParallelDecoder.MIN_PER_THREAD + 1);
+        assertThat(windowed).isEqualTo(sequential);
+    }
+
+    @Test
     void aDamagedRecordInTheLastChunkIsReportedAtItsOffset() throws Exception {
         write(2 * ParallelDecoder.MIN_PER_THREAD);
         Path journal = dir.resolve("journal-0000000001.log");
