@@ -121,7 +121,8 @@ public final class AgentStartBenchmark {
                     p.destroyForcibly();
                 }
             }
-            Files.readAllLines(log).stream().filter(l -> l.contains("restored ")).forEach(l -> System.out.println("  " + l));
+            Files.readAllLines(log).stream().filter(l -> l.contains("restored "))
+                    .forEach(l -> System.out.println("  " + l));
         }
         Collections.sort(ms);
         Collections.sort(cpuMs);
