@@ -4,6 +4,6 @@
 set -e
 cd "$(dirname "$0")/.."
 mvn -B -q -ntp -pl framework/core -am test-compile
-mvn -B -q -ntp -pl framework/core dependency:build-classpath -Dmdep.outputFile=target/store-bench.cp
+mvn -B -q -ntp -pl framework/core dependency:build-classpath -Dmdep.outputFile="$PWD/target/store-bench.cp"
 exec java -cp "framework/core/target/test-classes:framework/core/target/classes:$(cat target/store-bench.cp)" \
   io.drover.core.store.StoreBench "${1:-$(mktemp -d)}" "${2:-10}" "${3:-8}"

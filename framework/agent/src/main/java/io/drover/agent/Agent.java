@@ -84,10 +84,12 @@ public final class Agent implements AutoCloseable {
         if (config.dataDir() == null) {
             throw new AgentStartException("data_dir is not set: the agent needs a directory for its state", null);
         }
+        long t0 = System.nanoTime();
         Path dataDir = config.dataDir().toAbsolutePath().normalize();
         DirChecks.prepareDataDir(dataDir).ifPresent(LOG::warn);
 
         JournalStore store = openStore(dataDir.resolve(STATE_DIR));
+        long tStore = System.nanoTime();
         EngineRuntime runtime = EngineRuntime.real(Math.max(2, Runtime.getRuntime().availableProcessors()));
         DriverRegistry registry = loadDrivers(config, runtime);
         DriverCatalog catalog = registry != null ? registry : EMPTY;
@@ -107,12 +109,16 @@ public final class Agent implements AutoCloseable {
                 gcTrigger.run();
             }
         };
+        long tDrivers = System.nanoTime();
         HttpApi http;
         try {
             int restored = engine.restore();
+            long tRestore = System.nanoTime();
             jobs.restore(engine.allocations());
-            LOG.info("restored {} allocation(s) of {} job(s) from {}", restored, jobs.jobs().size(),
-                    dataDir.resolve(STATE_DIR));
+            LOG.info("restored {} allocation(s) of {} job(s) from {} in {} ms (store open {} ms, drivers {} ms, "
+                    + "engine restore {} ms, job registry {} ms)", restored, jobs.jobs().size(),
+                    dataDir.resolve(STATE_DIR), ms(System.nanoTime() - t0), ms(tStore - t0), ms(tDrivers - tStore),
+                    ms(tRestore - tDrivers), ms(System.nanoTime() - tRestore));
             collector.start();
         } catch (RuntimeException e) {
             collector.close();
@@ -151,6 +157,10 @@ public final class Agent implements AutoCloseable {
         return new Agent(runtime, registry, engine, jobs, http, dataDir, store, collector, gcThread);
     }
 
+    private static long ms(long nanos) {
+        return nanos / 1_000_000;
+    }
+
     /** The store's folder under data_dir. */
     public static final String STATE_DIR = "state";
 
@@ -184,7 +194,8 @@ public final class Agent implements AutoCloseable {
         }
         Optional<String> problem = DirChecks.pluginDirProblem(dir);
         if (problem.isPresent()) {
-            LOG.warn("{}: refusing to load plugins from it; no drivers loaded (chmod go-w it)", problem.get());
+            LOG.warn("{}: refusing to load plugins from it (anyone who can write there could run code in the "
+                    + "agent); no drivers loaded; chmod go-w it", problem.get());
             return null;
         }
         DriverRegistry registry = DriverRegistry.load(dir, config.plugins(), runtime.timers());

@@ -74,8 +74,8 @@ public final class JobRegistry {
             old.allocIds().forEach(engine::stop);
             ids.addAll(old.allocIds());
             version = old.version() + 1;
-            LOG.info("job {}: re-registered; stopping {} allocation(s) of version {}", job.id(),
-                    old.allocIds().size(), old.version());
+            LOG.info("job {}: re-registered; stopping {} allocation(s) of version {}: {}", job.id(),
+                    old.allocIds().size(), old.version(), old.allocIds());
         }
         List<AllocationState> placed = engine.submit(job);
         placed.forEach(a -> ids.add(a.id()));
@@ -121,7 +121,7 @@ public final class JobRegistry {
         Entry stopped = new Entry(old.job(), old.version(), old.submitTime(), index.incrementAndGet(),
                 old.allocIds(), true);
         jobs.put(jobId, stopped);
-        LOG.info("job {}: stopped {} allocation(s)", jobId, old.allocIds().size());
+        LOG.info("job {}: stopped {} allocation(s): {}", jobId, old.allocIds().size(), old.allocIds());
         return Optional.of(stopped);
     }
 

@@ -12,7 +12,9 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -66,6 +68,58 @@ class AgentStartTest {
         try (Agent agent = Agent.start(config(tmp.resolve("data"), plugins, 0), () -> {})) {
             assertThat(agent.engine()).isNotNull();
             assertThat(new TestAgentClient(agent).get("/v1/plugins").json()).hasSize(1);
+        }
+    }
+
+    @Test
+    void aGroupWritablePluginDirIsRefusedTooWithAWarningNamingIt() throws Exception {
+        Path plugins = Files.createDirectories(tmp.resolve("shared-plugins"));
+        Files.setPosixFilePermissions(plugins, PosixFilePermissions.fromString("rwxrwxr-x"));
+        List<String> warnings = new CopyOnWriteArrayList<>();
+        try (var captured = LogCapture.of(Agent.class, warnings);
+                Agent agent = Agent.start(config(tmp.resolve("data"), plugins, 0), () -> {})) {
+            assertThat(agent.drivers()).isEmpty();
+            assertThat(agent.engine()).isNotNull(); // the agent runs, with no drivers
+        }
+        assertThat(warnings).anySatisfy(w -> assertThat(w).startsWith("WARN plugin_dir " + plugins
+                + " is writable by other users (rwxrwxr-x): refusing to load plugins from it"));
+    }
+
+    @Test
+    void anExistingDataDirOpenToOthersIsKeptAsItIsWithAWarning() throws Exception {
+        Path dataDir = Files.createDirectories(tmp.resolve("open-data"));
+        Files.setPosixFilePermissions(dataDir, PosixFilePermissions.fromString("rwxr-xr-x"));
+        List<String> warnings = new CopyOnWriteArrayList<>();
+        try (var captured = LogCapture.of(Agent.class, warnings);
+                Agent agent = Agent.start(config(dataDir, null, 0), () -> {})) {
+            assertThat(agent.dataDir()).isEqualTo(dataDir);
+        }
+        assertThat(warnings).contains("WARN data_dir " + dataDir + " is open to other users (rwxr-xr-x); chmod 700 it");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dataDir))).isEqualTo("rwxr-xr-x");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dataDir.resolve(Agent.STATE_DIR))))
+                .isEqualTo("rwx------");
+    }
+
+    @Test
+    void withoutBindAddrTheApiListensOnLoopbackOnly() throws Exception {
+        Path file = Files.writeString(tmp.resolve("agent.hcl"), """
+                data_dir = "%s"
+                ports {
+                  http = 0
+                }
+                """.formatted(tmp.resolve("data")));
+        AgentConfig parsed = io.drover.core.config.AgentConfigParser.parse(file);
+        assertThat(parsed.bindAddr()).isEqualTo("127.0.0.1");
+        assertThat(parsed.aclToken()).isNull();
+        try (Agent agent = Agent.start(parsed, () -> {})) {
+            assertThat(agent.address()).startsWith("http://127.0.0.1:");
+            java.net.InetAddress external = java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces())
+                    .stream().flatMap(i -> java.util.Collections.list(i.getInetAddresses()).stream())
+                    .filter(a -> !a.isLoopbackAddress() && a instanceof java.net.Inet4Address).findFirst().orElse(null);
+            if (external != null) { // not reachable on the machine's other addresses
+                assertThatThrownBy(() -> new java.net.Socket(external, agent.httpPort()).close())
+                        .isInstanceOf(java.net.ConnectException.class);
+            }
         }
     }
 

@@ -55,6 +55,20 @@ class AllocationRoutesTest {
     }
 
     @Test
+    void aReadAfterAChangeShowsTheNewSnapshotNotACachedOne() throws Exception {
+        String id = api.agent.jobs().register(batch("j", 1, task("web", "run_for", "1h"))).placed().get(0).id();
+        String first = api.get("/v1/allocation/" + id).body();
+        assertThat(api.get("/v1/allocation/" + id).body()).isEqualTo(first); // unchanged: same bytes
+        api.agent.engine().stop(id);
+        api.agent.engine().terminal(id).get(20, TimeUnit.SECONDS);
+        JsonNode after = api.get("/v1/allocation/" + id).json();
+        assertThat(after.path("ClientStatus").asText()).isEqualTo("complete");
+        assertThat(after.path("DesiredStatus").asText()).isEqualTo("stop");
+        assertThat(after.path("TaskStates").path("web").path("Events").findValuesAsText("Type"))
+                .contains("Killing", "Killed");
+    }
+
+    @Test
     void ambiguousPrefixIs400ListingTheMatchesAndUnknownIs404() throws Exception {
         List<String> placed = api.agent.jobs().register(batch("j", 2, task("web", "run_for", "1h"))).placed()
                 .stream().map(a -> a.id()).toList();

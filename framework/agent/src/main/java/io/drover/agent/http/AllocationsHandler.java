@@ -6,6 +6,7 @@ import io.drover.core.state.AllocationState;
 import io.drover.driver.api.Signals;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -20,8 +21,14 @@ import org.slf4j.MDC;
 public final class AllocationsHandler {
     private static final Logger LOG = LoggerFactory.getLogger(AllocationsHandler.class);
 
+    static final int CACHED = 4096;
+
     private final Engine engine;
     private final AllocLookup lookup;
+    private final Map<String, Cached> json = new ConcurrentHashMap<>();
+
+    /** The JSON of one allocation snapshot. */
+    private record Cached(AllocationState state, byte[] bytes) {}
 
     AllocationsHandler(Engine engine, AllocLookup lookup) {
         this.engine = engine;
@@ -30,9 +37,31 @@ public final class AllocationsHandler {
 
     public void addRoutes(Router router) {
         router.add("GET", "/v1/allocations", this::list)
-                .add("GET", "/v1/allocation/:id", req -> req.respond(200, lookup.find(req.path("id"))))
+                .add("GET", "/v1/allocation/:id", this::read)
                 .add("POST,PUT", "/v1/allocation/:id/stop", this::stop)
                 .add("POST,PUT", "/v1/client/allocation/:id/signal", this::signal);
+    }
+
+    /**
+     * {@code GET /v1/allocation/:id}, the route clients poll: the JSON of a snapshot is built once and served from
+     * {@link #json} until the allocation changes (snapshots are immutable and replaced on every change, so the
+     * identity of the snapshot is the cache key). At most {@value #CACHED} entries; the cache is emptied when
+     * full (simple and bounded: a miss only costs one serialisation).
+     */
+    private void read(ApiRequest req) throws Exception {
+        AllocationState alloc = lookup.find(req.path("id"));
+        Cached c = json.get(alloc.id());
+        byte[] bytes;
+        if (c != null && c.state() == alloc) {
+            bytes = c.bytes();
+        } else {
+            bytes = Json.MAPPER.writeValueAsBytes(alloc);
+            if (json.size() >= CACHED) {
+                json.clear();
+            }
+            json.put(alloc.id(), new Cached(alloc, bytes));
+        }
+        req.respondBytes(200, "application/json", bytes);
     }
 
     private void list(ApiRequest req) throws Exception {

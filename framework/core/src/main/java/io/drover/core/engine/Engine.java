@@ -103,7 +103,10 @@ public final class Engine implements AutoCloseable {
             }
         }
         created.forEach(AllocRunner::start);
-        LOG.info("job {}: placed {} allocation(s)", job.id(), created.size());
+        if (LOG.isInfoEnabled()) {
+            LOG.info("job {}: placed {} allocation(s): {}", job.id(), created.size(),
+                    created.stream().map(AllocRunner::id).toList());
+        }
         return created.stream().map(AllocRunner::snapshot).toList();
     }
 

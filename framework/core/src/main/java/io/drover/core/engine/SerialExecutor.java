@@ -56,8 +56,14 @@ final class SerialExecutor implements Executor {
         }
     }
 
+    /**
+     * Runs up to 64 queued actions with the MDC key {@code alloc_id} set to this allocation (so every log line
+     * of an action names it), then puts back what the pool thread had (nothing, on the engine pool): a pool
+     * thread never carries one allocation's id into another's action.
+     */
     private void drain() {
-        MDC.put("alloc_id", allocId);
+        String previous = MDC.get(TaskLog.ALLOC_ID);
+        MDC.put(TaskLog.ALLOC_ID, allocId);
         try {
             // Bounded batch per turn so one busy allocation cannot starve the others on the pool.
             for (int i = 0; i < 64; i++) {
@@ -77,7 +83,7 @@ final class SerialExecutor implements Executor {
             }
             pool.execute(this::drain);
         } finally {
-            MDC.remove("alloc_id");
+            TaskLog.restore(TaskLog.ALLOC_ID, previous);
         }
     }
 }

@@ -54,6 +54,7 @@ final class TaskRunner {
 
     private final Task task;
     private final TaskRunnerHost host;
+    private final TaskLog log;
     private final RestartTracker restarts;
 
     private TaskState state = TaskState.initial();
@@ -76,6 +77,7 @@ final class TaskRunner {
     TaskRunner(Task task, TaskRunnerHost host, boolean restartOnSuccess) {
         this.task = task;
         this.host = host;
+        this.log = new TaskLog(LOG, host.allocId(), task.name());
         this.restarts = new RestartTracker(task.restart(), restartOnSuccess);
     }
 
@@ -117,6 +119,8 @@ final class TaskRunner {
 
     /** Records an event that the allocation decided on (Received, Sibling Task Failed, ...). */
     void record(TaskEvent event) {
+        log.info("Task event: type={} msg=\"{}\" failed={}", event.type().wireName(), event.displayMessage(),
+                event.failsTask());
         state = state.withEvent(event);
         host.taskChanged(this, false);
     }
@@ -159,7 +163,7 @@ final class TaskRunner {
         try {
             started = driver.start(taskConfig());
         } catch (RuntimeException e) {
-            LOG.warn("driver {} threw from start of task {}", task.driver(), task.name(), e);
+            log.warn("driver {} threw from start of task {}", task.driver(), task.name(), e);
             started = java.util.concurrent.CompletableFuture.failedFuture(
                     new DriverException("driver error: " + e, false, e));
         }
@@ -249,7 +253,7 @@ final class TaskRunner {
         try {
             driver.destroy(runTaskId);
         } catch (RuntimeException e) {
-            LOG.warn("driver {} failed to destroy task {}", task.driver(), runTaskId, e);
+            log.warn("driver {} failed to destroy task {}", task.driver(), runTaskId, e);
         }
         host.taskHandle(this, null);
         if (killRequested) {
@@ -471,7 +475,7 @@ final class TaskRunner {
         } catch (TaskNotFoundException e) {
             return true; // already gone: its exit is on the way
         } catch (DriverException | RuntimeException e) {
-            LOG.warn("could not send {} to task {}: {}", signal, task.name(), e.getMessage());
+            log.warn("could not send {} to task {}: {}", signal, task.name(), e.getMessage());
             if (Signals.SIGKILL.equals(signal)) {
                 record(TaskEvents.killed(now(), "failed to kill task: " + e.getMessage()));
             }
@@ -492,7 +496,7 @@ final class TaskRunner {
         try {
             driver.signal(taskId, Signals.SIGKILL);
         } catch (DriverException | RuntimeException e) {
-            LOG.debug("discarding stale run {}: {}", taskId, e.getMessage());
+            log.debug("discarding stale run {}: {}", taskId, e.getMessage());
         }
         driver.destroy(taskId);
     }

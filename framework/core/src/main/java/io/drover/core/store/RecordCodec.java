@@ -32,6 +32,8 @@ final class RecordCodec {
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .serializationInclusion(JsonInclude.Include.NON_NULL)
                 .addModule(EventCodec.module())
+                .addModule(new com.fasterxml.jackson.databind.module.SimpleModule("drover-store-records")
+                        .addDeserializer(Records.Rec.class, new RecordDeserializer()))
                 .build();
         writer = mapper.writerFor(Records.Rec.class);
         reader = mapper.readerFor(Records.Rec.class);

@@ -47,8 +47,8 @@ final class Recovery {
             }
             boolean newest = i == gens.size() - 1;
             byte[] data = FrameScanner.readAll(path);
-            FrameScanner.Result r = FrameScanner.scan(path, data, Frames.JOURNAL_MAGIC, newest,
-                    (buf, off, len, offset) -> image.apply(codec.read(buf, off, len), path, offset));
+            FrameScanner.Result r = ParallelDecoder.replay(path, data, Frames.JOURNAL_MAGIC, newest, codec,
+                    (rec, offset) -> image.apply(rec, path, offset));
             if (!newest) {
                 continue;
             }

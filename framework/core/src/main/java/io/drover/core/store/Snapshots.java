@@ -65,8 +65,7 @@ final class Snapshots {
         long[] gen = {-1};
         long[] count = {0};
         boolean[] ended = {false};
-        FrameScanner.scan(file, data, Frames.SNAPSHOT_MAGIC, false, (buf, off, len, offset) -> {
-            Records.Rec r = codec.read(buf, off, len);
+        ParallelDecoder.replay(file, data, Frames.SNAPSHOT_MAGIC, false, codec, (r, offset) -> {
             if (ended[0]) {
                 throw new StoreCorruptException(file, offset, "record after the end of the snapshot");
             }
