@@ -1,5 +1,6 @@
 package io.drover.process;
 
+import io.drover.driver.api.ExitResult;
 import java.util.List;
 import jnr.ffi.byref.IntByReference;
 import org.slf4j.Logger;
@@ -27,7 +28,7 @@ public final class ProcessSupervisor implements AutoCloseable {
     private ProcessSupervisor(String name) {
         this.name = name;
         nat = Native.get();
-        spawner = new Spawner(nat);
+        spawner = new Spawner(nat, ShimBinary.extract());
         watcher = new ExitWatcher(nat, "drover-" + name + "-reaper");
         treeKiller = new TreeKiller(this, watcher);
         readBuffer = nat.allocate(OutputPipe.READ_SIZE);
@@ -54,7 +55,7 @@ public final class ProcessSupervisor implements AutoCloseable {
      */
     public SupervisedProcess spawn(SpawnSpec spec) throws SpawnException {
         if (spec.rotation() == null) {
-            return watch(spawner.spawn(spec, -1, -1), List.of());
+            return watch(spawner.spawn(spec, -1, -1), List.of(), spec.statusFile());
         }
         int[] out = pipe();
         int[] err;
@@ -83,10 +84,68 @@ public final class ProcessSupervisor implements AutoCloseable {
                 new OutputPipe(this, watcher, writer, err[0], new RotatingFile(spec.stderr(), spec.rotation()), budget));
         // pipes first: a task that exits at once is reaped and its pipes drained, which needs them registered
         pipes.forEach(OutputPipe::register);
-        return watch(pid, pipes);
+        return watch(pid, pipes, spec.statusFile());
     }
 
-    private SupervisedProcess watch(int pid, List<OutputPipe> pipes) throws SpawnException {
+    /**
+     * Re-attaches to a process started under the shim by an earlier agent (it is not this JVM's child). When
+     * {@code pid} still runs and its start time is {@code startTime}, it is watched through a pidfd: signals go to
+     * its group, {@link SupervisedProcess#killTree()} works as for a child, and on its end the exit is read
+     * from {@code statusFile}. When it has ended (or the pid now belongs to another process), the returned
+     * process has already exited with what {@code statusFile} recorded. Output is not collected: the pipes
+     * died with the earlier agent.
+     *
+     * @throws ProcessGoneException when the process has ended and its status file is missing or unreadable:
+     *     its end cannot be known
+     */
+    public SupervisedProcess attach(int pid, long startTime, java.nio.file.Path statusFile)
+            throws ProcessGoneException {
+        int pidfd = nat.libc.pidfd_open(pid, 0);
+        String why = "process " + pid + " is gone";
+        if (pidfd >= 0) {
+            // the pidfd pins the process: once its start time matches, it is the one recorded
+            java.util.Optional<ProcTable.Proc> proc = ProcTable.read(pid);
+            if (proc.isPresent() && proc.get().startTime() == startTime && proc.get().state() != 'Z') {
+                SupervisedProcess process = new SupervisedProcess(this, pid, pidfd, List.of(), null, statusFile,
+                        false, startTime);
+                try {
+                    process.register(watcher);
+                } catch (IllegalStateException e) {
+                    nat.libc.close(pidfd);
+                    throw new ProcessGoneException("cannot watch process " + pid + ": " + e.getMessage());
+                }
+                return process;
+            }
+            nat.libc.close(pidfd);
+            if (proc.isPresent() && proc.get().startTime() != startTime) {
+                why = "pid " + pid + " now belongs to another process (start time " + proc.get().startTime()
+                        + ", recorded " + startTime + ")";
+            } else if (proc.isPresent()) {
+                why = "process " + pid + " has ended";
+            }
+        }
+        java.util.Optional<ExitStatusFile.Status> status;
+        try {
+            status = ExitStatusFile.read(statusFile);
+        } catch (java.io.IOException e) {
+            throw new ProcessGoneException(why + "; " + e.getMessage());
+        }
+        if (status.isEmpty()) {
+            throw new ProcessGoneException(why + " and recorded no exit status (" + statusFile + " is missing)");
+        }
+        return SupervisedProcess.ended(this, pid, startTime, statusFile, exitOf(status.get()));
+    }
+
+    /** A status file's content as an exit: a failed exec is exit code 127 with the OS reason. */
+    ExitResult exitOf(ExitStatusFile.Status status) {
+        if (status.execErrno() == 0) {
+            return status.result();
+        }
+        return new ExitResult(127, 0, false, "exec failed under the shim: " + nat.strerror(status.execErrno()));
+    }
+
+    private SupervisedProcess watch(int pid, List<OutputPipe> pipes, java.nio.file.Path statusFile)
+            throws SpawnException {
         int pidfd = nat.libc.pidfd_open(pid, 0);
         if (pidfd < 0) {
             int errno = nat.errno();
@@ -94,7 +153,9 @@ public final class ProcessSupervisor implements AutoCloseable {
             nat.libc.waitpid(pid, new IntByReference(), 0);
             throw new SpawnException("pidfd_open: " + nat.strerror(errno), errno);
         }
-        SupervisedProcess process = new SupervisedProcess(this, pid, pidfd, pipes, pipes.isEmpty() ? null : logWriter);
+        long startTime = ProcTable.read(pid).map(ProcTable.Proc::startTime).orElse(-1L); // unreaped: still ours
+        SupervisedProcess process = new SupervisedProcess(this, pid, pidfd, pipes, pipes.isEmpty() ? null : logWriter,
+                statusFile, true, startTime);
         try {
             process.register(watcher);
         } catch (IllegalStateException e) {

@@ -27,12 +27,16 @@ final class Spawner {
     private static final int SIGSET_SIZE = 128;
     private static final int LOG_MODE = 0644;
     private static final int ENOTDIR = 20;
+    private static final int EACCES = 13;
 
     private final Native nat;
     private final Pointer attr;
+    private final Path shim;
 
-    Spawner(Native nat) {
+    /** @param shim the exit-status shim's executable, used for specs with a status file */
+    Spawner(Native nat, Path shim) {
         this.nat = nat;
+        this.shim = shim;
         LibC c = nat.libc;
         attr = nat.allocate(ATTR_SIZE);
         Pointer empty = nat.allocate(SIGSET_SIZE);
@@ -74,7 +78,20 @@ final class Spawner {
         Path exe = CommandResolver.resolve(spec.command(), spec.env().get("PATH"), workDir).orElseThrow(
                 () -> new SpawnException("exec: \"" + spec.command() + "\": " + nat.strerror(Native.ENOENT),
                         Native.ENOENT));
-        List<String> argv = new ArrayList<>(spec.args().size() + 1);
+        if (spec.statusFile() != null) {
+            // under the shim the task's exec happens after posix_spawn returned: refuse here what exec would
+            int errno = !Files.exists(exe) ? Native.ENOENT
+                    : Files.isDirectory(exe) || !Files.isExecutable(exe) ? EACCES : 0;
+            if (errno != 0) {
+                throw new SpawnException("exec: \"" + spec.command() + "\": " + nat.strerror(errno), errno);
+            }
+        }
+        List<String> argv = new ArrayList<>(spec.args().size() + 4);
+        if (spec.statusFile() != null) {
+            argv.add("drover-shim");
+            argv.add(spec.statusFile().toString());
+            argv.add(exe.toString());
+        }
         argv.add(spec.command());
         argv.addAll(spec.args());
         List<String> envp = new ArrayList<>(spec.env().size());
@@ -100,7 +117,8 @@ final class Spawner {
             check(c.posix_spawn_file_actions_addchdir_np(actions, Native.cstr(workDir.toString())), "addchdir_np");
             check(c.posix_spawn_file_actions_addclosefrom_np(actions, 3), "addclosefrom_np");
             IntByReference pid = new IntByReference();
-            int err = c.posix_spawn(pid, Native.cstr(exe.toString()), actions, attr, argvArray.pointer(),
+            Path program = spec.statusFile() == null ? exe : shim;
+            int err = c.posix_spawn(pid, Native.cstr(program.toString()), actions, attr, argvArray.pointer(),
                     envArray.pointer());
             if (err != 0) {
                 throw new SpawnException("exec: \"" + spec.command() + "\": " + nat.strerror(err), err);

@@ -22,8 +22,12 @@ public final class SupervisedProcess {
     private final CompletableFuture<ExitResult> exit = new CompletableFuture<>();
     private final List<OutputPipe> outputs;
     private final LogWriter writer;
+    private final java.nio.file.Path statusFile;
+    private final boolean child;
+    private final long startTime;
 
     // guarded by this
+    private boolean killSent;
     private int pidfd;
     private long token;
     private ExitResult result;
@@ -32,12 +36,42 @@ public final class SupervisedProcess {
     private CompletableFuture<KillReport> lastKill;
     private final List<ProcTable.Proc> survivors = new java.util.ArrayList<>();
 
-    SupervisedProcess(ProcessSupervisor owner, int pid, int pidfd, List<OutputPipe> outputs, LogWriter writer) {
+    /**
+     * @param statusFile the shim's status file, null when the process is the task itself
+     * @param child whether this JVM is the parent (reaps it with waitpid); false for an attached process
+     * @param startTime /proc/PID/stat field 22, -1 when unknown
+     */
+    SupervisedProcess(ProcessSupervisor owner, int pid, int pidfd, List<OutputPipe> outputs, LogWriter writer,
+            java.nio.file.Path statusFile, boolean child, long startTime) {
         this.owner = owner;
         this.pid = pid;
         this.pidfd = pidfd;
         this.outputs = outputs;
         this.writer = writer;
+        this.statusFile = statusFile;
+        this.child = child;
+        this.startTime = startTime;
+    }
+
+    /** An attached process that had already ended, with the exit its status file recorded. */
+    static SupervisedProcess ended(ProcessSupervisor owner, int pid, long startTime, java.nio.file.Path statusFile,
+            ExitResult result) {
+        SupervisedProcess p = new SupervisedProcess(owner, pid, -1, List.of(), null, statusFile, false, startTime);
+        synchronized (p) {
+            p.result = result;
+        }
+        p.completeExitNow();
+        return p;
+    }
+
+    /** The process's start time (clock ticks after boot, /proc/PID/stat field 22): with the pid, its identity. */
+    public long startTime() {
+        return startTime;
+    }
+
+    /** The shim's status file, empty when the task runs without the shim. */
+    public Optional<java.nio.file.Path> statusFile() {
+        return Optional.ofNullable(statusFile);
     }
 
     /** Bytes of output dropped because the disk did not keep up (only with log rotation). */
@@ -115,6 +149,7 @@ public final class SupervisedProcess {
     /** Sends SIGKILL to the process itself through its pidfd (no pid-reuse race) and to its group. */
     synchronized void killSelfAndGroup() {
         if (result == null && lost == null) {
+            killSent = true;
             owner.pidfdKill(pidfd);
         }
         owner.killGroupQuietly(pid);
@@ -145,16 +180,20 @@ public final class SupervisedProcess {
             if (result != null || lost != null) {
                 return;
             }
-            IntByReference status = new IntByReference();
-            int rc = owner.waitpid(pid, status);
-            if (rc == 0) {
-                return; // not yet a zombie (spurious wake-up)
-            }
-            if (rc == pid) {
-                result = WaitStatus.decode(status.intValue());
+            if (child) {
+                IntByReference status = new IntByReference();
+                int rc = owner.waitpid(pid, status);
+                if (rc == 0) {
+                    return; // not yet a zombie (spurious wake-up)
+                }
+                if (rc == pid) {
+                    result = fromStatusFile(WaitStatus.decode(status.intValue()));
+                } else {
+                    lost = new IllegalStateException("process " + pid + " was reaped by someone else: "
+                            + owner.lastError());
+                }
             } else {
-                lost = new IllegalStateException("process " + pid + " was reaped by someone else: "
-                        + owner.lastError());
+                endedAttached();
             }
             watcher.unwatch(token, pidfd);
             owner.closeFd(pidfd);
@@ -165,6 +204,40 @@ public final class SupervisedProcess {
         outputs.forEach(OutputPipe::drain);
         if (complete) {
             completeExit();
+        }
+    }
+
+    /**
+     * The task's exit as the shim recorded it; {@code shimExit} (which mirrors it: code, or 128 + signal) when
+     * there is no shim or it recorded nothing — a SIGKILL of the group kills the shim with the task.
+     */
+    private ExitResult fromStatusFile(ExitResult shimExit) {
+        if (statusFile == null) {
+            return shimExit;
+        }
+        try {
+            return ExitStatusFile.read(statusFile).map(owner::exitOf).orElse(shimExit);
+        } catch (java.io.IOException e) {
+            return new ExitResult(shimExit.exitCode(), shimExit.signal(), false, e.getMessage());
+        }
+    }
+
+    /** An attached process ended (guarded by this): only its status file can tell how. */
+    private void endedAttached() {
+        try {
+            Optional<ExitStatusFile.Status> status = ExitStatusFile.read(statusFile);
+            if (status.isPresent()) {
+                result = owner.exitOf(status.get());
+            } else if (killSent) {
+                // this agent SIGKILLed the group after re-attaching: the shim died with the task
+                result = new ExitResult(137, 9, false, "killed by the agent with SIGKILL; the task's shim died "
+                        + "with it and recorded no status");
+            } else {
+                lost = new IllegalStateException("process " + pid + " ended without recording its exit status in "
+                        + statusFile + "; its exit is unknown");
+            }
+        } catch (java.io.IOException e) {
+            lost = new IllegalStateException(e.getMessage() + "; the exit of process " + pid + " is unknown");
         }
     }
 
@@ -191,6 +264,9 @@ public final class SupervisedProcess {
         }
         if (r != null) {
             String message = ExitMessage.of(left, droppedOutputBytes());
+            if (!r.message().isEmpty() && !message.isEmpty()) {
+                message = r.message() + "; " + message;
+            }
             exit.complete(message.isEmpty() ? r : new ExitResult(r.exitCode(), r.signal(), r.oomKilled(), message));
         } else {
             exit.completeExceptionally(t);
