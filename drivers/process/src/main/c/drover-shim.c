@@ -12,6 +12,10 @@
  *   "signal N"   signal N ended the task
  *   "exec E"     execv failed with errno E (the task never ran)
  * and exits with N, 128+N, or 127. SIGKILL to the group kills the shim too: no status is written then.
+ * Descriptors 3 and 4, when open, are read ends of the task's stdout/stderr pipes that the agent hands over: the
+ * shim keeps them (close-on-exec, the task does not see them) and never reads them, so that the pipes keep a
+ * reader while no agent runs (no SIGPIPE for the task; up to a pipe buffer of output is kept) and a new agent
+ * re-opens them through /proc/<shim pid>/fd/3 and 4.
  * Signals sent before the vfork stay pending (blocked) and are forwarded to the task.
  */
 #define _GNU_SOURCE
@@ -52,6 +56,8 @@ int main(int argc, char **argv) {
         return 125;
     }
     const char *status = argv[1];
+    fcntl(3, F_SETFD, FD_CLOEXEC); /* EBADF when the agent held nothing: fine */
+    fcntl(4, F_SETFD, FD_CLOEXEC);
     sigset_t all, none;
     sigfillset(&all);
     sigemptyset(&none);

@@ -68,7 +68,7 @@ public final class ProcessSupervisor implements AutoCloseable {
         }
         int pid;
         try {
-            pid = spawner.spawn(spec, out[1], err[1]);
+            pid = spawner.spawn(spec, out[1], err[1], out[0], err[0]);
         } catch (SpawnException e) {
             closeFd(out[0]);
             closeFd(err[0]);
@@ -100,14 +100,29 @@ public final class ProcessSupervisor implements AutoCloseable {
      */
     public SupervisedProcess attach(int pid, long startTime, java.nio.file.Path statusFile)
             throws ProcessGoneException {
+        return attach(pid, startTime, statusFile, null, null, null);
+    }
+
+    /**
+     * As {@link #attach(int, long, java.nio.file.Path)}, and when the process runs and its shim holds its output
+     * pipes (descriptors 3 and 4), re-opens them through {@code /proc/<pid>/fd} and collects the output again into
+     * rotating files from {@code stdout} and {@code stderr} (continuing their highest index): what the task wrote
+     * while no agent ran, up to a pipe buffer, and everything after.
+     *
+     * @param rotation null: no output is collected
+     */
+    public SupervisedProcess attach(int pid, long startTime, java.nio.file.Path statusFile, java.nio.file.Path stdout,
+            java.nio.file.Path stderr, LogRotation rotation) throws ProcessGoneException {
         int pidfd = nat.libc.pidfd_open(pid, 0);
         String why = "process " + pid + " is gone";
         if (pidfd >= 0) {
             // the pidfd pins the process: once its start time matches, it is the one recorded
             java.util.Optional<ProcTable.Proc> proc = ProcTable.read(pid);
             if (proc.isPresent() && proc.get().startTime() == startTime && proc.get().state() != 'Z') {
-                SupervisedProcess process = new SupervisedProcess(this, pid, pidfd, List.of(), null, statusFile,
-                        false, startTime);
+                List<OutputPipe> pipes = rotation == null ? List.of() : heldPipes(pid, stdout, stderr, rotation);
+                SupervisedProcess process = new SupervisedProcess(this, pid, pidfd, pipes,
+                        pipes.isEmpty() ? null : logWriter, statusFile, false, startTime);
+                pipes.forEach(OutputPipe::register);
                 try {
                     process.register(watcher);
                 } catch (IllegalStateException e) {
@@ -134,6 +149,34 @@ public final class ProcessSupervisor implements AutoCloseable {
             throw new ProcessGoneException(why + " and recorded no exit status (" + statusFile + " is missing)");
         }
         return SupervisedProcess.ended(this, pid, startTime, statusFile, exitOf(status.get()));
+    }
+
+    /** The shim's held read ends of the task's stdout and stderr pipes, re-opened; empty when it holds none. */
+    private List<OutputPipe> heldPipes(int pid, java.nio.file.Path stdout, java.nio.file.Path stderr,
+            LogRotation rotation) {
+        int out = openHeld(pid, 3);
+        int err = out < 0 ? -1 : openHeld(pid, 4);
+        if (err < 0) {
+            closeFd(out);
+            LOG.warn("process {}: its output pipes are gone; its output is not collected", pid);
+            return List.of();
+        }
+        LogWriter writer = logWriter();
+        return List.of(new OutputPipe(this, watcher, writer, out, new RotatingFile(stdout, rotation),
+                        rotation.bufferBytes()),
+                new OutputPipe(this, watcher, writer, err, new RotatingFile(stderr, rotation), rotation.bufferBytes()));
+    }
+
+    private int openHeld(int pid, int fd) {
+        java.nio.file.Path link = java.nio.file.Path.of("/proc/" + pid + "/fd/" + fd);
+        try {
+            if (!java.nio.file.Files.readSymbolicLink(link).toString().startsWith("pipe:")) {
+                return -1;
+            }
+        } catch (java.io.IOException e) {
+            return -1;
+        }
+        return nat.libc.open(Native.cstr(link.toString()), Native.O_RDONLY | Native.O_NONBLOCK | Native.O_CLOEXEC, 0);
     }
 
     /** A status file's content as an exit: a failed exec is exit code 127 with the OS reason. */

@@ -64,6 +64,15 @@ final class Spawner {
      * @throws SpawnException with the OS reason when the command, work dir or a log file is unusable
      */
     int spawn(SpawnSpec spec, int stdoutFd, int stderrFd) throws SpawnException {
+        return spawn(spec, stdoutFd, stderrFd, -1, -1);
+    }
+
+    /**
+     * As {@link #spawn(SpawnSpec, int, int)}; with the shim, {@code holdOut} and {@code holdErr} (the pipes' read
+     * ends, when ≥ 0 and neither is 3 or 4) become the shim's descriptors 3 and 4, which it keeps for a later
+     * agent (see drover-shim.c).
+     */
+    int spawn(SpawnSpec spec, int stdoutFd, int stderrFd, int holdOut, int holdErr) throws SpawnException {
         Path workDir = spec.workDir();
         if (!Files.isDirectory(workDir)) {
             int errno = Files.exists(workDir) ? ENOTDIR : Native.ENOENT;
@@ -115,7 +124,13 @@ final class Spawner {
             check(stderrFd >= 0 ? c.posix_spawn_file_actions_adddup2(actions, stderrFd, 2)
                     : c.posix_spawn_file_actions_addopen(actions, 2, stderr, logFlags, LOG_MODE), "stderr");
             check(c.posix_spawn_file_actions_addchdir_np(actions, Native.cstr(workDir.toString())), "addchdir_np");
-            check(c.posix_spawn_file_actions_addclosefrom_np(actions, 3), "addclosefrom_np");
+            int keep = 3;
+            if (spec.statusFile() != null && holdOut > 4 && holdErr > 4) {
+                check(c.posix_spawn_file_actions_adddup2(actions, holdOut, 3), "hold stdout");
+                check(c.posix_spawn_file_actions_adddup2(actions, holdErr, 4), "hold stderr");
+                keep = 5;
+            }
+            check(c.posix_spawn_file_actions_addclosefrom_np(actions, keep), "addclosefrom_np");
             IntByReference pid = new IntByReference();
             Path program = spec.statusFile() == null ? exe : shim;
             int err = c.posix_spawn(pid, Native.cstr(program.toString()), actions, attr, argvArray.pointer(),

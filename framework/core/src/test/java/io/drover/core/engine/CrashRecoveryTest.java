@@ -28,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A real agent crash: a child JVM runs a durable engine with raw_exec ({@link RawExecAgent#main}), starts a task
  * that exits 7 after two seconds, one that runs until killed and two that wait on a FIFO, and is killed with
- * SIGKILL once all are durably Started. One gated task is released while no agent runs (exit 7). A new engine
+ * SIGKILL once all are durably Started. One gated task is released while no agent runs (exit 7), and the long
+ * task is made to write a line then (kept in the pipe its shim holds, collected after the re-attach). A new engine
  * with a new driver on the same store then re-attaches: the true exit codes are recorded whether a task ended
  * while no agent ran ({@code down}), after the re-attach ({@code up}, released then, exit 9) or either
  * ({@code quick}); the long task is re-attached (not re-run) and stopped through the engine with kill
@@ -48,6 +49,8 @@ class CrashRecoveryTest {
         Path down = dataDir.resolve("alloc/alloc-crash-2/down");
         release(down.resolve("gate")); // no agent runs: only the shim sees it end
         Await.until("the shim of down recording its exit", WAIT, () -> statusFiles(down).count() == 1);
+        // long writes while no agent runs: its shim holds the pipe's read end, so no SIGPIPE, and the line waits
+        release(dataDir.resolve("alloc/alloc-crash-1/long/gate"));
 
         try (JournalStore store = JournalStore.open(dataDir.resolve("state"));
                 EngineRuntime runtime = EngineRuntime.real(2)) {
@@ -74,6 +77,10 @@ class CrashRecoveryTest {
                 assertThat(up.taskStates().get(RawExecAgent.UP).events().stream()
                         .filter(e -> e.type() == TaskEventType.TERMINATED).map(TaskEvent::displayMessage))
                         .containsExactly("Exit Code: 9");
+                assertThat(Files.readString(logs("alloc-crash-3", "up"))).isEqualTo("up ended\n");
+                // what long wrote while no agent ran is collected once the new agent re-opens the held pipe
+                Await.until("long's output", WAIT, () -> read(logs("alloc-crash-1", "long")).equals(
+                        "written-while-down\n"));
                 for (String id : List.of("alloc-crash-2", "alloc-crash-3")) {
                     AllocationState a = engine.terminal(id).get(WAIT.toSeconds(), TimeUnit.SECONDS);
                     TaskState t = a.taskStates().values().iterator().next();
@@ -101,6 +108,18 @@ class CrashRecoveryTest {
             } finally {
                 driver.close();
             }
+        }
+    }
+
+    private Path logs(String allocId, String task) {
+        return dataDir.resolve("alloc/" + allocId + "/alloc/logs/" + task + ".stdout.0");
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.exists(file) ? Files.readString(file) : "";
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 

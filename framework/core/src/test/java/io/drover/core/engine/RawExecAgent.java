@@ -70,15 +70,17 @@ final class RawExecAgent {
 
     /**
      * Three groups, one allocation each (so that one task's failure stops no task of another): {@code quick}
-     * ends with exit code 7 after two seconds and {@code long} ignores SIGTERM and runs until killed; {@link #DOWN}
-     * and {@link #UP} wait on a FIFO in their task dir.
+     * ends with exit code 7 after two seconds; {@code long} ignores SIGTERM, writes a line once its FIFO is
+     * written to and runs until killed; {@link #DOWN} and {@link #UP} wait on a FIFO in their task dir.
      */
     static Job job(String marker) {
         RestartPolicy noRestart = new RestartPolicy(0, Duration.ofMinutes(1), Duration.ofSeconds(1), RestartMode.FAIL);
-        String gate = "mkfifo gate && read x < gate; exit ";
+        String gate = "mkfifo gate && read x < gate; echo \"$NOMAD_TASK_NAME ended\"; exit ";
         return new Job("crash", "crash", JobType.BATCH, List.of("dc1"), List.of(
                 new TaskGroup("a", 1, noRestart, null, List.of(task(QUICK, "sleep 2; exit 7", marker, noRestart),
-                        task(LONG, "trap '' TERM; sleep 1000", marker, noRestart)), 0),
+                        task(LONG,
+                        "trap '' TERM; mkfifo gate && read x < gate; echo written-while-down; sleep 1000", marker,
+                        noRestart)), 0),
                 new TaskGroup("b", 1, noRestart, null, List.of(task(DOWN, gate + 7, marker, noRestart)), 0),
                 new TaskGroup("c", 1, noRestart, null, List.of(task(UP, gate + 9, marker, noRestart)), 0)),
                 "test");
