@@ -21,6 +21,7 @@ public final class ProcessSupervisor implements AutoCloseable {
     private final Spawner spawner;
     private final ExitWatcher watcher;
     private final TreeKiller treeKiller;
+    private final Attacher attacher;
     private final String name;
     private final jnr.ffi.Pointer readBuffer; // watcher thread only
     private volatile LogWriter logWriter; // started with the first task that rotates its logs
@@ -31,6 +32,7 @@ public final class ProcessSupervisor implements AutoCloseable {
         spawner = new Spawner(nat, ShimBinary.extract());
         watcher = new ExitWatcher(nat, "drover-" + name + "-reaper");
         treeKiller = new TreeKiller(this, watcher);
+        attacher = new Attacher(this, nat, watcher);
         readBuffer = nat.allocate(OutputPipe.READ_SIZE);
     }
 
@@ -92,8 +94,7 @@ public final class ProcessSupervisor implements AutoCloseable {
      * {@code pid} still runs and its start time is {@code startTime}, it is watched through a pidfd: signals go to
      * its group, {@link SupervisedProcess#killTree()} works as for a child, and on its end the exit is read
      * from {@code statusFile}. When it has ended (or the pid now belongs to another process), the returned
-     * process has already exited with what {@code statusFile} recorded. Output is not collected: the pipes
-     * died with the earlier agent.
+     * process has already exited with what {@code statusFile} recorded. Output is not collected.
      *
      * @throws ProcessGoneException when the process has ended and its status file is missing or unreadable:
      *     its end cannot be known
@@ -113,70 +114,7 @@ public final class ProcessSupervisor implements AutoCloseable {
      */
     public SupervisedProcess attach(int pid, long startTime, java.nio.file.Path statusFile, java.nio.file.Path stdout,
             java.nio.file.Path stderr, LogRotation rotation) throws ProcessGoneException {
-        int pidfd = nat.libc.pidfd_open(pid, 0);
-        String why = "process " + pid + " is gone";
-        if (pidfd >= 0) {
-            // the pidfd pins the process: once its start time matches, it is the one recorded
-            java.util.Optional<ProcTable.Proc> proc = ProcTable.read(pid);
-            if (proc.isPresent() && proc.get().startTime() == startTime && proc.get().state() != 'Z') {
-                List<OutputPipe> pipes = rotation == null ? List.of() : heldPipes(pid, stdout, stderr, rotation);
-                SupervisedProcess process = new SupervisedProcess(this, pid, pidfd, pipes,
-                        pipes.isEmpty() ? null : logWriter, statusFile, false, startTime);
-                pipes.forEach(OutputPipe::register);
-                try {
-                    process.register(watcher);
-                } catch (IllegalStateException e) {
-                    nat.libc.close(pidfd);
-                    throw new ProcessGoneException("cannot watch process " + pid + ": " + e.getMessage());
-                }
-                return process;
-            }
-            nat.libc.close(pidfd);
-            if (proc.isPresent() && proc.get().startTime() != startTime) {
-                why = "pid " + pid + " now belongs to another process (start time " + proc.get().startTime()
-                        + ", recorded " + startTime + ")";
-            } else if (proc.isPresent()) {
-                why = "process " + pid + " has ended";
-            }
-        }
-        java.util.Optional<ExitStatusFile.Status> status;
-        try {
-            status = ExitStatusFile.read(statusFile);
-        } catch (java.io.IOException e) {
-            throw new ProcessGoneException(why + "; " + e.getMessage());
-        }
-        if (status.isEmpty()) {
-            throw new ProcessGoneException(why + " and recorded no exit status (" + statusFile + " is missing)");
-        }
-        return SupervisedProcess.ended(this, pid, startTime, statusFile, exitOf(status.get()));
-    }
-
-    /** The shim's held read ends of the task's stdout and stderr pipes, re-opened; empty when it holds none. */
-    private List<OutputPipe> heldPipes(int pid, java.nio.file.Path stdout, java.nio.file.Path stderr,
-            LogRotation rotation) {
-        int out = openHeld(pid, 3);
-        int err = out < 0 ? -1 : openHeld(pid, 4);
-        if (err < 0) {
-            closeFd(out);
-            LOG.warn("process {}: its output pipes are gone; its output is not collected", pid);
-            return List.of();
-        }
-        LogWriter writer = logWriter();
-        return List.of(new OutputPipe(this, watcher, writer, out, new RotatingFile(stdout, rotation),
-                        rotation.bufferBytes()),
-                new OutputPipe(this, watcher, writer, err, new RotatingFile(stderr, rotation), rotation.bufferBytes()));
-    }
-
-    private int openHeld(int pid, int fd) {
-        java.nio.file.Path link = java.nio.file.Path.of("/proc/" + pid + "/fd/" + fd);
-        try {
-            if (!java.nio.file.Files.readSymbolicLink(link).toString().startsWith("pipe:")) {
-                return -1;
-            }
-        } catch (java.io.IOException e) {
-            return -1;
-        }
-        return nat.libc.open(Native.cstr(link.toString()), Native.O_RDONLY | Native.O_NONBLOCK | Native.O_CLOEXEC, 0);
+        return attacher.attach(pid, startTime, statusFile, stdout, stderr, rotation);
     }
 
     /** A status file's content as an exit: a failed exec is exit code 127 with the OS reason. */
@@ -227,10 +165,15 @@ public final class ProcessSupervisor implements AutoCloseable {
         return fds;
     }
 
-    private synchronized LogWriter logWriter() {
+    synchronized LogWriter logWriter() {
         if (logWriter == null) {
             logWriter = new LogWriter("drover-" + name + "-logs");
         }
+        return logWriter;
+    }
+
+    /** The log writer if one was started, else null. */
+    LogWriter currentLogWriter() {
         return logWriter;
     }
 
@@ -253,7 +196,7 @@ public final class ProcessSupervisor implements AutoCloseable {
     @Override
     public void close() {
         watcher.close();
-        LogWriter writer = logWriter;
+        LogWriter writer = currentLogWriter();
         if (writer != null) {
             writer.close();
         }
