@@ -141,8 +141,9 @@ class CrashRecoveryTest {
     /** Starts the agent JVM, waits for "started", kills it with SIGKILL. */
     private void runAgentAndKillIt() throws Exception {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        ProcessBuilder pb = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
-                RawExecAgent.class.getName(), dataDir.toString());
+        Path tmp = Files.createDirectories(dataDir.resolve("agent-tmp")); // its extracted shim outlives a kill -9
+        ProcessBuilder pb = new ProcessBuilder(java.toString(), "-Djava.io.tmpdir=" + tmp, "-cp",
+                System.getProperty("java.class.path"), RawExecAgent.class.getName(), dataDir.toString());
         pb.environment().putAll(ProcessLeakCheck.env()); // its tasks and shims carry the test's marker
         pb.redirectError(dataDir.resolve("agent.stderr").toFile());
         Process agent = pb.start();
