@@ -1,17 +1,27 @@
 /*
- * drover-shim: outlives the agent so that a task's true exit status is recorded even when no agent runs.
+ * drover-shim: outlives the agent so that a task's true exit status is recorded even when no agent runs, and
+ * kills whatever the task leaves behind when it ends.
  *
  * Usage: drover-shim STATUS_FILE EXE ARGV0 [ARGS...]
  *
  * Started by the agent with posix_spawn as the leader of a new session (default dispositions, empty mask,
- * stdio and work dir already set). It forks the task (execv EXE with ARGV0 ARGS...), so the task is in the
- * shim's session and process group: the agent signals the whole group and the shim ignores every catchable
- * signal itself (set only in the shim, after the fork: the task starts with default dispositions). When the
- * task ends, the shim writes one line to STATUS_FILE atomically (STATUS_FILE.tmp, then rename):
+ * stdio and work dir already set). It makes itself a child subreaper (PR_SET_CHILD_SUBREAPER: every orphaned
+ * descendant of the task, even one that called setsid, is re-parented to the shim, not to init), then vforks the
+ * task (execv EXE with ARGV0 ARGS...), so the task is in the shim's session and process group: the agent signals
+ * the whole group and the shim ignores every catchable signal itself (set only in the shim, after the vfork: the
+ * task starts with default dispositions). The shim reaps every child as it dies (adopted orphans included).
+ *
+ * When the task ends, the shim writes one line to STATUS_FILE (one write; readers read it only once the shim has
+ * ended, so no rename is needed — an empty file means the shim died while writing, i.e. unknown):
  *   "exit N"     the task exited with code N
  *   "signal N"   signal N ended the task
  *   "exec E"     execv failed with errno E (the task never ran)
- * and exits with N, 128+N, or 127. SIGKILL to the group kills the shim too: no status is written then.
+ * then SIGKILLs and reaps every process still below it (what the task left behind: background children, setsid
+ * daemons), and finally ends the way the task did: exit N, or death by signal N (core dumps disabled), or
+ * exit 127 when exec failed. So its parent's waitpid mirrors the task's status exactly and the parent reads the
+ * file only for exit codes 127 (exec errno) and 125 (the shim's own failure).
+ * SIGKILL to the group kills the shim too: no status is written then.
+ *
  * Descriptors 3 and 4, when open, are read ends of the task's stdout/stderr pipes that the agent hands over: the
  * shim keeps them (close-on-exec, the task does not see them) and never reads them, so that the pipes keep a
  * reader while no agent runs (no SIGPIPE for the task; up to a pipe buffer of output is kept) and a new agent
@@ -23,30 +33,95 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static volatile int exec_errno; /* set by the vfork child when execv fails */
 
 static void write_status(const char *path, const char *kind, int value) {
-    char tmp[4096];
     char line[64];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int) sizeof tmp) {
-        return;
-    }
     int len = snprintf(line, sizeof line, "%s %d\n", kind, value);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) {
         return;
     }
-    int ok = write(fd, line, (size_t) len) == len;
-    ok = close(fd) == 0 && ok;
-    if (ok) {
-        rename(tmp, path);
-    } else {
-        unlink(tmp);
+    (void) !write(fd, line, (size_t) len);
+    close(fd);
+}
+
+/* SIGKILLs every child listed in /proc/self/task/<pid>/children; returns how many were listed (-1: unreadable) */
+static int kill_children(void) {
+    char path[64];
+    char buf[4096];
+    snprintf(path, sizeof path, "/proc/self/task/%d/children", (int) getpid());
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return -1;
     }
+    int n = 0;
+    ssize_t r;
+    char num[16];
+    size_t k = 0;
+    while ((r = read(fd, buf, sizeof buf)) > 0) {
+        for (ssize_t i = 0; i < r; i++) {
+            if (buf[i] >= '0' && buf[i] <= '9' && k < sizeof num - 1) {
+                num[k++] = buf[i];
+            } else if (k > 0) {
+                num[k] = 0;
+                kill((pid_t) atoi(num), SIGKILL);
+                n++;
+                k = 0;
+            }
+        }
+    }
+    if (k > 0) {
+        num[k] = 0;
+        kill((pid_t) atoi(num), SIGKILL);
+        n++;
+    }
+    close(fd);
+    return n;
+}
+
+/* Kills and reaps everything below the shim: each death of a killed child re-parents its own children to us. */
+static void kill_leftovers(void) {
+    for (;;) {
+        int listed = kill_children();
+        pid_t r = waitpid(-1, NULL, listed > 0 ? 0 : WNOHANG);
+        if (r < 0 && errno == EINTR) {
+            continue;
+        }
+        if (r < 0) {
+            return; /* ECHILD: nothing left */
+        }
+        if (r == 0) { /* a child exists that the list did not show yet (adopted meanwhile): look again */
+            struct timespec ms = {0, 1000000};
+            nanosleep(&ms, NULL);
+        }
+    }
+}
+
+/* Ends the shim the way the task ended, so that the parent's waitpid sees the task's status. */
+static int end_like(int st) {
+    if (WIFSIGNALED(st)) {
+        int sig = WTERMSIG(st);
+        struct sigaction dfl;
+        memset(&dfl, 0, sizeof dfl);
+        dfl.sa_handler = SIG_DFL;
+        prctl(PR_SET_DUMPABLE, 0); /* no core dump of the shim for SIGSEGV, SIGABRT, ... */
+        sigaction(sig, &dfl, NULL);
+        sigset_t one;
+        sigemptyset(&one);
+        sigaddset(&one, sig);
+        sigprocmask(SIG_UNBLOCK, &one, NULL);
+        kill(getpid(), sig);
+        return 128 + sig; /* a signal whose default action does not terminate */
+    }
+    return WEXITSTATUS(st);
 }
 
 int main(int argc, char **argv) {
@@ -58,6 +133,7 @@ int main(int argc, char **argv) {
     const char *status = argv[1];
     fcntl(3, F_SETFD, FD_CLOEXEC); /* EBADF when the agent held nothing: fine */
     fcntl(4, F_SETFD, FD_CLOEXEC);
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
     sigset_t all, none;
     sigfillset(&all);
     sigemptyset(&none);
@@ -99,21 +175,29 @@ int main(int argc, char **argv) {
     close(1);
     close(2);
 
-
-    int st;
-    while (waitpid(pid, &st, 0) < 0) {
-        if (errno != EINTR) {
+    /* reap every child as it dies (adopted orphans too) until the task itself has ended */
+    int st = 0;
+    for (;;) {
+        int s;
+        pid_t r = waitpid(-1, &s, 0);
+        if (r == pid) {
+            st = s;
+            break;
+        }
+        if (r < 0 && errno != EINTR) {
             return 125;
         }
     }
     if (exec_errno != 0) {
         write_status(status, "exec", exec_errno);
+        kill_leftovers();
         return 127;
     }
     if (WIFSIGNALED(st)) {
         write_status(status, "signal", WTERMSIG(st));
-        return 128 + WTERMSIG(st);
+    } else {
+        write_status(status, "exit", WEXITSTATUS(st));
     }
-    write_status(status, "exit", WEXITSTATUS(st));
-    return WEXITSTATUS(st);
+    kill_leftovers();
+    return end_like(st);
 }

@@ -208,11 +208,14 @@ public final class SupervisedProcess {
     }
 
     /**
-     * The task's exit as the shim recorded it; {@code shimExit} (which mirrors it: code, or 128 + signal) when
-     * there is no shim or it recorded nothing — a SIGKILL of the group kills the shim with the task.
+     * The task's exit: the shim ends the way its task did, so its own wait status is the task's, except for exit
+     * codes 127 (maybe a failed exec: the file has the errno) and 125 (the shim failed), for which the status file
+     * is read. Without a shim, or when the file says nothing (a SIGKILL of the group kills the shim with the
+     * task), the wait status is the answer.
      */
     private ExitResult fromStatusFile(ExitResult shimExit) {
-        if (statusFile == null) {
+        if (statusFile == null || shimExit.signal() != 0
+                || (shimExit.exitCode() != 127 && shimExit.exitCode() != 125)) {
             return shimExit;
         }
         try {

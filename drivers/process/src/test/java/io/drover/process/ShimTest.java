@@ -67,6 +67,26 @@ class ShimTest {
     }
 
     @Test
+    void whatANormallyEndingTaskLeavesBehindIsKilledEvenASetsidDaemonWhoseParentIsGone() throws Exception {
+        // the daemon's parent (a subshell) exits before the task: without the subreaper shim the daemon would be
+        // re-parented to init, in no relation to the task any more
+        Path d = dir.resolve("daemon.pid");
+        Path b = dir.resolve("background.pid");
+        SupervisedProcess p = sh("(setsid sleep 300 & echo $! > " + d + ") ; sleep 300 & echo $! > " + b + "; "
+                + "dp=$(cat " + d + "); "
+                + "while [ \"$(cut -d' ' -f6 /proc/$dp/stat)\" != \"$dp\" ]; do :; done; exit 3");
+
+        assertThat(exit(p)).isEqualTo(ExitResult.code(3));
+
+        int daemon = Integer.parseInt(Files.readString(d).strip());
+        int background = Integer.parseInt(Files.readString(b).strip());
+        // the shim killed and reaped both before it ended, and its exit is what completed p
+        assertThat(ProcTable.read(daemon)).as("the setsid daemon").isEmpty();
+        assertThat(ProcTable.read(background)).as("the background child").isEmpty();
+        assertThat(Files.readString(status())).isEqualTo("exit 3\n");
+    }
+
+    @Test
     void theTaskStartsWithTheSameDispositionsAndMaskAsWithoutTheShim() throws Exception {
         List<String> args = List.of("-E", "^Sig(Ign|Blk)", "/proc/self/status");
         Map<String, String> env = ProcessLeakCheck.env();

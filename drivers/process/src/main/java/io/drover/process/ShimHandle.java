@@ -1,21 +1,19 @@
-package io.drover.plugins.rawexec;
+package io.drover.process;
 
-import io.drover.driver.api.TaskConfig;
 import io.drover.driver.api.TaskHandle;
 import io.drover.driver.api.TaskNotFoundException;
-import io.drover.process.LogRotation;
-import io.drover.process.SupervisedProcess;
 import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * What raw_exec persists in a {@link TaskHandle}'s state to re-attach after an agent restart: the shim's pid
- * (also the task's pgid and sid), its start time ({@code /proc/<pid>/stat} field 22, against pid reuse), the
- * status file the shim writes, and the task's log files and rotation (to collect its output again). Pure.
+ * What a supervised task's {@link TaskHandle} state carries so that a restarted agent can re-attach to it: the
+ * shim's pid (also the task's pgid and sid), its start time ({@code /proc/<pid>/stat} field 22, against pid
+ * reuse), the status file the shim writes, and the task's log files and rotation (to collect its output again;
+ * rotation continues from the files on disk, so no log positions are needed). Pure.
  *
  * @param rotation null when the handle does not say (output is then not collected after a re-attach)
  */
-record RawExecHandle(int pid, long startTime, Path statusFile, Path stdout, Path stderr, LogRotation rotation) {
+record ShimHandle(int pid, long startTime, Path statusFile, Path stdout, Path stderr, LogRotation rotation) {
     static final String PID = "pid";
     static final String START_TIME = "start_time";
     static final String PGID = "pgid";
@@ -26,20 +24,29 @@ record RawExecHandle(int pid, long startTime, Path statusFile, Path stdout, Path
     static final String LOG_MAX_FILES = "log_max_files";
     static final String LOG_MAX_FILE_SIZE = "log_max_file_size";
 
-    /** The state of a task just started under the shim. */
-    static Map<String, String> of(SupervisedProcess process, TaskConfig task) {
+    /** The state of a task just started from {@code spec} (which has a status file, i.e. runs under the shim). */
+    static Map<String, String> of(SupervisedProcess process, SpawnSpec spec) {
         String pid = Integer.toString(process.pid());
-        return Map.of(PID, pid, START_TIME, Long.toString(process.startTime()), PGID, pid, SID, pid,
-                STATUS_FILE, process.statusFile().orElseThrow().toString(), STDOUT, task.stdoutPath().toString(),
-                STDERR, task.stderrPath().toString(), LOG_MAX_FILES, Integer.toString(task.logMaxFiles()),
-                LOG_MAX_FILE_SIZE, Long.toString(task.logMaxFileSize()));
+        Map<String, String> m = new java.util.HashMap<>();
+        m.put(PID, pid);
+        m.put(START_TIME, Long.toString(process.startTime()));
+        m.put(PGID, pid);
+        m.put(SID, pid);
+        m.put(STATUS_FILE, process.statusFile().orElseThrow().toString());
+        m.put(STDOUT, spec.stdout().toString());
+        m.put(STDERR, spec.stderr().toString());
+        if (spec.rotation() != null) {
+            m.put(LOG_MAX_FILES, Integer.toString(spec.rotation().maxFiles()));
+            m.put(LOG_MAX_FILE_SIZE, Long.toString(spec.rotation().maxFileSize()));
+        }
+        return Map.copyOf(m);
     }
 
     /**
      * @throws TaskNotFoundException when the pid, start time or status file is missing or malformed (a handle of
      *     a task started without the shim): its end cannot be known
      */
-    static RawExecHandle parse(TaskHandle handle) throws TaskNotFoundException {
+    static ShimHandle parse(TaskHandle handle) throws TaskNotFoundException {
         Map<String, String> state = handle.state();
         try {
             int pid = Integer.parseInt(state.getOrDefault(PID, ""));
@@ -48,7 +55,7 @@ record RawExecHandle(int pid, long startTime, Path statusFile, Path stdout, Path
             if (status.isEmpty() || startTime < 0 || pid <= 0) {
                 throw new IllegalArgumentException();
             }
-            return new RawExecHandle(pid, startTime, Path.of(status), path(state, STDOUT), path(state, STDERR),
+            return new ShimHandle(pid, startTime, Path.of(status), path(state, STDOUT), path(state, STDERR),
                     rotation(state));
         } catch (IllegalArgumentException e) { // NumberFormatException, InvalidPathException
             throw new TaskNotFoundException(handle.taskId(), "its handle lacks the pid, start time or status file "
