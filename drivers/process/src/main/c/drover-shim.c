@@ -3,14 +3,6 @@
  * kills whatever the task leaves behind when it ends.
  *
  * Usage: drover-shim STATUS_FILE EXE ARGV0 [ARGS...]
- *    or: drover-shim -wait    (started ahead of need: the task arrives as a request on descriptor 0)
- *
- * With -wait the agent starts the shim before it has a task for it, so that a launch costs one write instead of
- * a process start (docs/process-supervision.md, "Shims started ahead of need"). Descriptor 0 is then a pipe
- * carrying one request, ended by the agent closing its write end: NUL-terminated strings STATUS_FILE, WORK_DIR,
- * EXE, ARGC (decimal), ARGC strings of argv, then the environment strings. The shim then takes /dev/null as
- * descriptor 0, changes to WORK_DIR and goes on as below with that environment. End of file before any byte:
- * the agent went away or no longer needs it; the shim exits 0 and records nothing.
  *
  * Started by the agent with posix_spawn as the leader of a new session (default dispositions, empty mask,
  * stdio and work dir already set). It makes itself a child subreaper (PR_SET_CHILD_SUBREAPER: every orphaned
@@ -136,101 +128,20 @@ static int end_like(int st) {
     return WEXITSTATUS(st);
 }
 
-/* Reads descriptor 0 to its end into a NUL-terminated buffer; NULL on a read error or out of memory. */
-static char *read_request(size_t *len) {
-    size_t cap = 4096;
-    size_t n = 0;
-    char *buf = malloc(cap);
-    for (;;) {
-        if (buf == NULL) {
-            return NULL;
-        }
-        if (n == cap) {
-            cap *= 2;
-            buf = realloc(buf, cap);
-            continue;
-        }
-        ssize_t r = read(0, buf + n, cap - n);
-        if (r < 0 && errno == EINTR) {
-            continue;
-        }
-        if (r < 0) {
-            return NULL;
-        }
-        if (r == 0) {
-            *len = n;
-            return buf;
-        }
-        n += (size_t) r;
-    }
-}
-
-extern char **environ;
-
 int main(int argc, char **argv) {
-    sigset_t all, none;
-    sigfillset(&all);
-    sigemptyset(&none);
-    /* blocked from the start: a signal sent to the group before the task exists stays pending, forwarded below */
-    sigprocmask(SIG_SETMASK, &all, NULL);
-    fcntl(3, F_SETFD, FD_CLOEXEC); /* EBADF when the agent held nothing: fine */
-    fcntl(4, F_SETFD, FD_CLOEXEC);
-    prctl(PR_SET_CHILD_SUBREAPER, 1);
-
-    const char *status;
-    const char *exe;
-    char **targv;
-    char **tenvp = environ;
-    if (argc == 2 && strcmp(argv[1], "-wait") == 0) {
-        size_t len = 0;
-        char *req = read_request(&len);
-        if (req == NULL || len == 0 || req[len - 1] != 0) {
-            return req != NULL && len == 0 ? 0 : 125;
-        }
-        size_t count = 0;
-        for (size_t i = 0; i < len; i++) {
-            count += req[i] == 0;
-        }
-        char **field = malloc((count + 2) * sizeof *field); /* + argv's NULL and env's NULL */
-        if (field == NULL) {
-            return 125;
-        }
-        char *p = req;
-        for (size_t i = 0; i < count; i++) {
-            field[i] = p;
-            p += strlen(p) + 1;
-        }
-        long targc = count >= 4 ? strtol(field[3], NULL, 10) : -1;
-        if (targc < 1 || (size_t) targc > count - 4) {
-            return 125;
-        }
-        status = field[0];
-        exe = field[2];
-        targv = field + 4;
-        /* the env strings follow argv: move them one slot up to make room for argv's NULL */
-        tenvp = field + 4 + targc + 1;
-        memmove(tenvp, tenvp - 1, (count - 4 - (size_t) targc) * sizeof *field);
-        targv[targc] = NULL;
-        field[count + 1] = NULL;
-        int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
-        if (devnull < 0 || dup2(devnull, 0) < 0) {
-            write_status(status, "exec", errno);
-            return 127;
-        }
-        close(devnull);
-        if (chdir(field[1]) != 0) {
-            write_status(status, "exec", errno);
-            return 127;
-        }
-    } else if (argc >= 4) {
-        status = argv[1];
-        exe = argv[2];
-        targv = argv + 3;
-    } else {
-        static const char usage[] = "usage: drover-shim STATUS_FILE EXE ARGV0 [ARGS...] | drover-shim -wait\n";
+    if (argc < 4) {
+        static const char usage[] = "usage: drover-shim STATUS_FILE EXE ARGV0 [ARGS...]\n";
         (void) !write(2, usage, sizeof usage - 1);
         return 125;
     }
+    const char *status = argv[1];
+    fcntl(3, F_SETFD, FD_CLOEXEC); /* EBADF when the agent held nothing: fine */
+    fcntl(4, F_SETFD, FD_CLOEXEC);
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    sigset_t all, none;
+    sigfillset(&all);
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &all, NULL);
 
     /* vfork: the shim waits until the task has exec'd (or failed to), and learns execv's errno from the
      * child through shared memory; no copy of page tables, no report pipe */
@@ -241,7 +152,7 @@ int main(int argc, char **argv) {
     }
     if (pid == 0) {
         sigprocmask(SIG_SETMASK, &none, NULL);
-        execve(exe, targv, tenvp);
+        execv(argv[2], argv + 3);
         exec_errno = errno;
         _exit(127);
     }
@@ -264,8 +175,8 @@ int main(int argc, char **argv) {
     }
     sigprocmask(SIG_SETMASK, &none, NULL);
     /* the shim keeps its stdout and stderr (the write ends of the agent's pipes) until it ends: the agent then sees
-     * the pipes' end of file and the shim's exit in one wake-up instead of two (measured: 2 ms per task on a loaded
-     * machine), and what the task leaves behind is killed before the shim ends anyway */
+     * the pipes' end of file and the shim's exit in one wake-up instead of two, and what the task leaves behind
+     * is killed before the shim ends anyway */
     close(0);
 
     /* reap every child as it dies (adopted orphans too) until the task itself has ended */
