@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-gcc -O2 -s -static -o "$out/drover-shim" drivers/process/src/main/c/drover-shim.c
+gcc -O2 -s -static -nostdlib -ffreestanding -fno-stack-protector -fno-pie -no-pie -fno-asynchronous-unwind-tables -o "$out/drover-shim" drivers/process/src/main/c/drover-shim.c
 gcc -O2 -o "$out/bench" scripts/bench-supervision-designs.c
 uptime
 "$out/bench" "$out/drover-shim" "$out/status" "${1:-500}"
