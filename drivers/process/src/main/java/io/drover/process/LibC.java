@@ -70,6 +70,9 @@ public interface LibC {
     int close(int fd);
 
     @SaveError
+    int open(byte[] path, int flags, int mode);
+
+    @SaveError
     int pipe2(@jnr.ffi.annotations.Out int[] fds, int flags);
 
     /** Declared with a fixed int argument: safe on x86_64, where the variadic convention only adds %al. */

@@ -1,5 +1,6 @@
 package io.drover.process;
 
+import io.drover.driver.api.ExitResult;
 import java.util.List;
 import jnr.ffi.byref.IntByReference;
 import org.slf4j.Logger;
@@ -20,6 +21,7 @@ public final class ProcessSupervisor implements AutoCloseable {
     private final Spawner spawner;
     private final ExitWatcher watcher;
     private final TreeKiller treeKiller;
+    private final Attacher attacher;
     private final String name;
     private final jnr.ffi.Pointer readBuffer; // watcher thread only
     private volatile LogWriter logWriter; // started with the first task that rotates its logs
@@ -36,9 +38,10 @@ public final class ProcessSupervisor implements AutoCloseable {
     private ProcessSupervisor(String name) {
         this.name = name;
         nat = Native.get();
-        spawner = new Spawner(nat);
+        spawner = new Spawner(nat, ShimBinary.extract());
         watcher = new ExitWatcher(nat, "drover-" + name + "-reaper");
         treeKiller = new TreeKiller(this, watcher);
+        attacher = new Attacher(this, nat, watcher);
         readBuffer = nat.allocate(OutputPipe.READ_SIZE);
     }
 
@@ -65,7 +68,7 @@ public final class ProcessSupervisor implements AutoCloseable {
         String marker = TREE_VAR + "=" + markerPrefix + markers.incrementAndGet();
         spec = withEnv(spec, marker);
         if (spec.rotation() == null) {
-            return watch(spawner.spawn(spec, -1, -1), List.of(), marker);
+            return watch(spawner.spawn(spec, -1, -1), List.of(), spec.statusFile(), marker);
         }
         int[] out = pipe();
         int[] err;
@@ -78,7 +81,7 @@ public final class ProcessSupervisor implements AutoCloseable {
         }
         int pid;
         try {
-            pid = spawner.spawn(spec, out[1], err[1]);
+            pid = spawner.spawn(spec, out[1], err[1], out[0], err[0]);
         } catch (SpawnException e) {
             closeFd(out[0]);
             closeFd(err[0]);
@@ -94,7 +97,7 @@ public final class ProcessSupervisor implements AutoCloseable {
                 new OutputPipe(this, watcher, writer, err[0], new RotatingFile(spec.stderr(), spec.rotation()), budget));
         // pipes first: a task that exits at once is reaped and its pipes drained, which needs them registered
         pipes.forEach(OutputPipe::register);
-        return watch(pid, pipes, marker);
+        return watch(pid, pipes, spec.statusFile(), marker);
     }
 
     /** The spec with one more environment entry {@code KEY=VALUE}. */
@@ -103,10 +106,47 @@ public final class ProcessSupervisor implements AutoCloseable {
         int eq = entry.indexOf('=');
         env.put(entry.substring(0, eq), entry.substring(eq + 1));
         return new SpawnSpec(spec.command(), spec.args(), env, spec.workDir(), spec.stdout(), spec.stderr(),
-                spec.rotation());
+                spec.rotation(), spec.statusFile());
     }
 
-    private SupervisedProcess watch(int pid, List<OutputPipe> pipes, String marker) throws SpawnException {
+    /**
+     * Re-attaches to a process started under the shim by an earlier agent (it is not this JVM's child). When
+     * {@code pid} still runs and its start time is {@code startTime}, it is watched through a pidfd: signals go to
+     * its group, {@link SupervisedProcess#killTree()} works as for a child, and on its end the exit is read
+     * from {@code statusFile}. When it has ended (or the pid now belongs to another process), the returned
+     * process has already exited with what {@code statusFile} recorded. Output is not collected.
+     *
+     * @throws ProcessGoneException when the process has ended and its status file is missing or unreadable:
+     *     its end cannot be known
+     */
+    public SupervisedProcess attach(int pid, long startTime, java.nio.file.Path statusFile)
+            throws ProcessGoneException {
+        return attach(pid, startTime, statusFile, null, null, null);
+    }
+
+    /**
+     * As {@link #attach(int, long, java.nio.file.Path)}, and when the process runs and its shim holds its output
+     * pipes (descriptors 3 and 4), re-opens them through {@code /proc/<pid>/fd} and collects the output again into
+     * rotating files from {@code stdout} and {@code stderr} (continuing their highest index): what the task wrote
+     * while no agent ran, up to a pipe buffer, and everything after.
+     *
+     * @param rotation null: no output is collected
+     */
+    public SupervisedProcess attach(int pid, long startTime, java.nio.file.Path statusFile, java.nio.file.Path stdout,
+            java.nio.file.Path stderr, LogRotation rotation) throws ProcessGoneException {
+        return attacher.attach(pid, startTime, statusFile, stdout, stderr, rotation);
+    }
+
+    /** A status file's content as an exit: a failed exec is exit code 127 with the OS reason. */
+    ExitResult exitOf(ExitStatusFile.Status status) {
+        if (status.execErrno() == 0) {
+            return status.result();
+        }
+        return new ExitResult(127, 0, false, "exec failed under the shim: " + nat.strerror(status.execErrno()));
+    }
+
+    private SupervisedProcess watch(int pid, List<OutputPipe> pipes, java.nio.file.Path statusFile,
+            String marker) throws SpawnException {
         int pidfd = nat.libc.pidfd_open(pid, 0);
         if (pidfd < 0) {
             int errno = nat.errno();
@@ -114,8 +154,9 @@ public final class ProcessSupervisor implements AutoCloseable {
             nat.libc.waitpid(pid, new IntByReference(), 0);
             throw new SpawnException("pidfd_open: " + nat.strerror(errno), errno);
         }
+        long startTime = ProcTable.read(pid).map(ProcTable.Proc::startTime).orElse(-1L); // unreaped: still ours
         SupervisedProcess process = new SupervisedProcess(this, pid, pidfd, pipes, pipes.isEmpty() ? null : logWriter,
-                marker);
+                statusFile, true, startTime, marker);
         try {
             process.register(watcher);
         } catch (IllegalStateException e) {
@@ -144,10 +185,15 @@ public final class ProcessSupervisor implements AutoCloseable {
         return fds;
     }
 
-    private synchronized LogWriter logWriter() {
+    synchronized LogWriter logWriter() {
         if (logWriter == null) {
             logWriter = new LogWriter("drover-" + name + "-logs");
         }
+        return logWriter;
+    }
+
+    /** The log writer if one was started, else null. */
+    LogWriter currentLogWriter() {
         return logWriter;
     }
 
@@ -170,7 +216,7 @@ public final class ProcessSupervisor implements AutoCloseable {
     @Override
     public void close() {
         watcher.close();
-        LogWriter writer = logWriter;
+        LogWriter writer = currentLogWriter();
         if (writer != null) {
             writer.close();
         }

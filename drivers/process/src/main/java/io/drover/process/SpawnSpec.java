@@ -14,14 +14,23 @@ import java.util.Map;
  * @param stdout with {@code rotation}: the first file, {@code <base>.0}; without: the file appended to
  * @param rotation null: the task writes its output files itself (opened O_APPEND by the spawn); otherwise its
  *     output goes through pipes to rotating files, see {@link LogRotation}
+ * @param statusFile null: the task is the spawned process itself (its exit is known only to this agent);
+ *     otherwise the task runs under the exit-status shim, which writes how it ended to this file even when no
+ *     agent runs any more (see {@link ProcessSupervisor#attach}); its directory must exist
  */
 public record SpawnSpec(String command, List<String> args, Map<String, String> env, Path workDir, Path stdout,
-        Path stderr, LogRotation rotation) {
+        Path stderr, LogRotation rotation, Path statusFile) {
+
+    /** No shim. */
+    public SpawnSpec(String command, List<String> args, Map<String, String> env, Path workDir, Path stdout,
+            Path stderr, LogRotation rotation) {
+        this(command, args, env, workDir, stdout, stderr, rotation, null);
+    }
 
     /** Output appended straight to the files, no rotation. */
     public SpawnSpec(String command, List<String> args, Map<String, String> env, Path workDir, Path stdout,
             Path stderr) {
-        this(command, args, env, workDir, stdout, stderr, null);
+        this(command, args, env, workDir, stdout, stderr, null, null);
     }
 
     public SpawnSpec {
@@ -30,5 +39,6 @@ public record SpawnSpec(String command, List<String> args, Map<String, String> e
         workDir = workDir.toAbsolutePath();
         stdout = stdout.toAbsolutePath();
         stderr = stderr.toAbsolutePath();
+        statusFile = statusFile == null ? null : statusFile.toAbsolutePath();
     }
 }

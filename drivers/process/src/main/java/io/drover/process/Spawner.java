@@ -27,12 +27,16 @@ final class Spawner {
     private static final int SIGSET_SIZE = 128;
     private static final int LOG_MODE = 0644;
     private static final int ENOTDIR = 20;
+    private static final int EACCES = 13;
 
     private final Native nat;
     private final Pointer attr;
+    private final Path shim;
 
-    Spawner(Native nat) {
+    /** @param shim the exit-status shim's executable, used for specs with a status file */
+    Spawner(Native nat, Path shim) {
         this.nat = nat;
+        this.shim = shim;
         LibC c = nat.libc;
         attr = nat.allocate(ATTR_SIZE);
         Pointer empty = nat.allocate(SIGSET_SIZE);
@@ -60,6 +64,15 @@ final class Spawner {
      * @throws SpawnException with the OS reason when the command, work dir or a log file is unusable
      */
     int spawn(SpawnSpec spec, int stdoutFd, int stderrFd) throws SpawnException {
+        return spawn(spec, stdoutFd, stderrFd, -1, -1);
+    }
+
+    /**
+     * As {@link #spawn(SpawnSpec, int, int)}; with the shim, {@code holdOut} and {@code holdErr} (the pipes' read
+     * ends, when ≥ 0 and neither is 3 or 4) become the shim's descriptors 3 and 4, which it keeps for a later
+     * agent (see drover-shim.c).
+     */
+    int spawn(SpawnSpec spec, int stdoutFd, int stderrFd, int holdOut, int holdErr) throws SpawnException {
         Path workDir = spec.workDir();
         if (!Files.isDirectory(workDir)) {
             int errno = Files.exists(workDir) ? ENOTDIR : Native.ENOENT;
@@ -74,7 +87,20 @@ final class Spawner {
         Path exe = CommandResolver.resolve(spec.command(), spec.env().get("PATH"), workDir).orElseThrow(
                 () -> new SpawnException("exec: \"" + spec.command() + "\": " + nat.strerror(Native.ENOENT),
                         Native.ENOENT));
-        List<String> argv = new ArrayList<>(spec.args().size() + 1);
+        if (spec.statusFile() != null) {
+            // under the shim the task's exec happens after posix_spawn returned: refuse here what exec would
+            int errno = !Files.exists(exe) ? Native.ENOENT
+                    : Files.isDirectory(exe) || !Files.isExecutable(exe) ? EACCES : 0;
+            if (errno != 0) {
+                throw new SpawnException("exec: \"" + spec.command() + "\": " + nat.strerror(errno), errno);
+            }
+        }
+        List<String> argv = new ArrayList<>(spec.args().size() + 4);
+        if (spec.statusFile() != null) {
+            argv.add("drover-shim");
+            argv.add(spec.statusFile().toString());
+            argv.add(exe.toString());
+        }
         argv.add(spec.command());
         argv.addAll(spec.args());
         List<String> envp = new ArrayList<>(spec.env().size());
@@ -98,9 +124,16 @@ final class Spawner {
             check(stderrFd >= 0 ? c.posix_spawn_file_actions_adddup2(actions, stderrFd, 2)
                     : c.posix_spawn_file_actions_addopen(actions, 2, stderr, logFlags, LOG_MODE), "stderr");
             check(c.posix_spawn_file_actions_addchdir_np(actions, Native.cstr(workDir.toString())), "addchdir_np");
-            check(c.posix_spawn_file_actions_addclosefrom_np(actions, 3), "addclosefrom_np");
+            int keep = 3;
+            if (spec.statusFile() != null && holdOut > 4 && holdErr > 4) {
+                check(c.posix_spawn_file_actions_adddup2(actions, holdOut, 3), "hold stdout");
+                check(c.posix_spawn_file_actions_adddup2(actions, holdErr, 4), "hold stderr");
+                keep = 5;
+            }
+            check(c.posix_spawn_file_actions_addclosefrom_np(actions, keep), "addclosefrom_np");
             IntByReference pid = new IntByReference();
-            int err = c.posix_spawn(pid, Native.cstr(exe.toString()), actions, attr, argvArray.pointer(),
+            Path program = spec.statusFile() == null ? exe : shim;
+            int err = c.posix_spawn(pid, Native.cstr(program.toString()), actions, attr, argvArray.pointer(),
                     envArray.pointer());
             if (err != 0) {
                 throw new SpawnException("exec: \"" + spec.command() + "\": " + nat.strerror(err), err);

@@ -23,8 +23,12 @@ public final class SupervisedProcess {
     private final List<OutputPipe> outputs;
     private final LogWriter writer;
     private final String treeMarker;
+    private final java.nio.file.Path statusFile;
+    private final boolean child;
+    private final long startTime;
 
     // guarded by this
+    private boolean killSent;
     private int pidfd;
     private long token;
     private ExitResult result;
@@ -33,19 +37,44 @@ public final class SupervisedProcess {
     private CompletableFuture<KillReport> lastKill;
     private final List<ProcTable.Proc> survivors = new java.util.ArrayList<>();
 
-    SupervisedProcess(ProcessSupervisor owner, int pid, int pidfd, List<OutputPipe> outputs, LogWriter writer) {
-        this(owner, pid, pidfd, outputs, writer, null);
-    }
-
-    /** @param treeMarker the {@code KEY=VALUE} environment entry every process of the tree inherits; null: none */
+    /**
+     * @param statusFile the shim's status file, null when the process is the task itself
+     * @param child whether this JVM is the parent (reaps it with waitpid); false for an attached process
+     * @param startTime /proc/PID/stat field 22, -1 when unknown
+     * @param treeMarker the {@code KEY=VALUE} environment entry every process of the tree inherits; null: none
+     */
     SupervisedProcess(ProcessSupervisor owner, int pid, int pidfd, List<OutputPipe> outputs, LogWriter writer,
-            String treeMarker) {
+            java.nio.file.Path statusFile, boolean child, long startTime, String treeMarker) {
         this.treeMarker = treeMarker;
         this.owner = owner;
         this.pid = pid;
         this.pidfd = pidfd;
         this.outputs = outputs;
         this.writer = writer;
+        this.statusFile = statusFile;
+        this.child = child;
+        this.startTime = startTime;
+    }
+
+    /** An attached process that had already ended, with the exit its status file recorded. */
+    static SupervisedProcess ended(ProcessSupervisor owner, int pid, long startTime, java.nio.file.Path statusFile,
+            ExitResult result) {
+        SupervisedProcess p = new SupervisedProcess(owner, pid, -1, List.of(), null, statusFile, false, startTime, null);
+        synchronized (p) {
+            p.result = result;
+        }
+        p.completeExitNow();
+        return p;
+    }
+
+    /** The process's start time (clock ticks after boot, /proc/PID/stat field 22): with the pid, its identity. */
+    public long startTime() {
+        return startTime;
+    }
+
+    /** The shim's status file, empty when the task runs without the shim. */
+    public Optional<java.nio.file.Path> statusFile() {
+        return Optional.ofNullable(statusFile);
     }
 
     /** Bytes of output dropped because the disk did not keep up (only with log rotation). */
@@ -130,6 +159,7 @@ public final class SupervisedProcess {
     /** Sends SIGKILL to the process itself through its pidfd (no pid-reuse race) and to its group. */
     synchronized void killSelfAndGroup() {
         if (result == null && lost == null) {
+            killSent = true;
             owner.pidfdKill(pidfd);
         }
         owner.killGroupQuietly(pid);
@@ -160,16 +190,20 @@ public final class SupervisedProcess {
             if (result != null || lost != null) {
                 return;
             }
-            IntByReference status = new IntByReference();
-            int rc = owner.waitpid(pid, status);
-            if (rc == 0) {
-                return; // not yet a zombie (spurious wake-up)
-            }
-            if (rc == pid) {
-                result = WaitStatus.decode(status.intValue());
+            if (child) {
+                IntByReference status = new IntByReference();
+                int rc = owner.waitpid(pid, status);
+                if (rc == 0) {
+                    return; // not yet a zombie (spurious wake-up)
+                }
+                if (rc == pid) {
+                    result = fromStatusFile(WaitStatus.decode(status.intValue()));
+                } else {
+                    lost = new IllegalStateException("process " + pid + " was reaped by someone else: "
+                            + owner.lastError());
+                }
             } else {
-                lost = new IllegalStateException("process " + pid + " was reaped by someone else: "
-                        + owner.lastError());
+                endedAttached();
             }
             watcher.unwatch(token, pidfd);
             owner.closeFd(pidfd);
@@ -180,6 +214,43 @@ public final class SupervisedProcess {
         outputs.forEach(OutputPipe::drain);
         if (complete) {
             completeExit();
+        }
+    }
+
+    /**
+     * The task's exit: the shim ends the way its task did, so its own wait status is the task's, except for exit
+     * codes 127 (maybe a failed exec: the file has the errno) and 125 (the shim failed), for which the status file
+     * is read. Without a shim, or when the file says nothing (a SIGKILL of the group kills the shim with the
+     * task), the wait status is the answer.
+     */
+    private ExitResult fromStatusFile(ExitResult shimExit) {
+        if (statusFile == null || shimExit.signal() != 0
+                || (shimExit.exitCode() != 127 && shimExit.exitCode() != 125)) {
+            return shimExit;
+        }
+        try {
+            return ExitStatusFile.read(statusFile).map(owner::exitOf).orElse(shimExit);
+        } catch (java.io.IOException e) {
+            return new ExitResult(shimExit.exitCode(), shimExit.signal(), false, e.getMessage());
+        }
+    }
+
+    /** An attached process ended (guarded by this): only its status file can tell how. */
+    private void endedAttached() {
+        try {
+            Optional<ExitStatusFile.Status> status = ExitStatusFile.read(statusFile);
+            if (status.isPresent()) {
+                result = owner.exitOf(status.get());
+            } else if (killSent) {
+                // this agent SIGKILLed the group after re-attaching: the shim died with the task
+                result = new ExitResult(137, 9, false, "killed by the agent with SIGKILL; the task's shim died "
+                        + "with it and recorded no status");
+            } else {
+                lost = new IllegalStateException("process " + pid + " ended without recording its exit status in "
+                        + statusFile + "; its exit is unknown");
+            }
+        } catch (java.io.IOException e) {
+            lost = new IllegalStateException(e.getMessage() + "; the exit of process " + pid + " is unknown");
         }
     }
 
@@ -206,6 +277,9 @@ public final class SupervisedProcess {
         }
         if (r != null) {
             String message = ExitMessage.of(left, droppedOutputBytes());
+            if (!r.message().isEmpty() && !message.isEmpty()) {
+                message = r.message() + "; " + message;
+            }
             exit.complete(message.isEmpty() ? r : new ExitResult(r.exitCode(), r.signal(), r.oomKilled(), message));
         } else {
             exit.completeExceptionally(t);

@@ -59,8 +59,43 @@ public final class SupervisedTasks {
             process.killTree(); // lost a race with a concurrent start of the same id
             return alreadyStarted(taskId);
         }
-        return CompletableFuture.completedFuture(
-                new TaskHandle(taskId, driverName, startedAt, Map.of("pid", Integer.toString(process.pid()))));
+        Map<String, String> state = spec.statusFile() == null ? Map.of("pid", Integer.toString(process.pid()))
+                : ShimHandle.of(process, spec);
+        return CompletableFuture.completedFuture(new TaskHandle(taskId, driverName, startedAt, state));
+    }
+
+    /**
+     * Re-attaches to a run an earlier agent started under the shim (see docs/process-supervision.md,
+     * "Re-attach"): if its shim still runs (same pid and start time) it is watched, signalled and killed as if
+     * started here, and its output pipes are read again; if it has ended, the run has already exited with the code
+     * its shim recorded. Never invents an exit. Blocks only for a few /proc reads.
+     *
+     * @throws TaskNotFoundException when the shim is gone and recorded no exit, or the handle lacks what is needed:
+     *     the run's end cannot be known
+     * @throws DriverException when the run id is already in the table
+     */
+    public TaskHandle recover(TaskHandle handle, ProcessSupervisor supervisor) throws DriverException {
+        ShimHandle h = ShimHandle.parse(handle);
+        SupervisedProcess process;
+        try {
+            process = supervisor.attach(h.pid(), h.startTime(), h.statusFile(), h.stdout(), h.stderr(), h.rotation());
+        } catch (ProcessGoneException e) {
+            throw new TaskNotFoundException(handle.taskId(), e.getMessage());
+        }
+        if (tasks.putIfAbsent(handle.taskId(), new Entry(process, handle.startedAtNanos())) != null) {
+            throw new DriverException("task " + handle.taskId() + " is already known to this agent", false);
+        }
+        LOG.info("{} task {}: re-attached to process {} ({})", driverName, handle.taskId(), h.pid(),
+                process.exitNow().map(e -> "it had ended: " + e).orElse("running"));
+        return handle;
+    }
+
+    /**
+     * Where the shim of run {@code task} records its exit: one file per run in the task directory (removed with
+     * the allocation's directory).
+     */
+    public static java.nio.file.Path statusFile(TaskConfig task) {
+        return task.taskDir().resolve(".drover-exit." + task.taskId().replaceAll("[^A-Za-z0-9._-]", "_"));
     }
 
     private static CompletionStage<TaskHandle> alreadyStarted(String taskId) {

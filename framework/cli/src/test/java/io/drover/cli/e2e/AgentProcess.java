@@ -23,8 +23,11 @@ final class AgentProcess implements AutoCloseable {
 
     static AgentProcess start(Path config, Path stderr) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        // a kill -9'd agent cannot delete what it extracted to java.io.tmpdir (jffi, the exit-status shim): keep
+        // that in the test's directory
+        Path tmp = Files.createDirectories(stderr.resolveSibling("agent-tmp"));
         ProcessBuilder pb = new ProcessBuilder(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                "-cp", System.getProperty("java.class.path"), "io.drover.cli.Main", "agent", "-config",
+                "-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"), "io.drover.cli.Main", "agent", "-config",
                 config.toString())
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(stderr.toFile());

@@ -26,6 +26,19 @@ final class AgentTestConfig {
                 """.formatted(escape(data.toString()), escape(plugins)));
     }
 
+    /** As {@link #write}, with raw_exec enabled ({@code plugin "raw_exec" { config { enabled = true } }}). */
+    static Path writeWithRawExec(Path dir) throws Exception {
+        Path config = write(dir);
+        Files.writeString(config, Files.readString(config) + """
+                plugin "raw_exec" {
+                  config {
+                    enabled = true
+                  }
+                }
+                """);
+        return config;
+    }
+
     /** A batch job: task {@code main} runs for {@code mainRunFor}, then the poststop task {@code poststop}. */
     static Path job(Path dir, String id, String mainRunFor) throws Exception {
         return Files.writeString(dir.resolve(id + ".hcl"), """

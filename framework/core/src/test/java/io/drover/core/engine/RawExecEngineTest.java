@@ -66,8 +66,12 @@ class RawExecEngineTest {
             Engine engine = new Engine(new EngineConfig(dataDir, Duration.ofSeconds(30),
                     GcKillPolicy.PRESERVE_STATES), catalog, runtime);
             TaskGroup group = new TaskGroup("g", 1, JobType.BATCH.defaultRestart(), null, List.of(
-                    task("leader", "echo \"leading $NOMAD_TASK_NAME\"", true, null),
-                    task("stubborn", "trap '' TERM; while :; do sleep 1000 & wait $!; done", false, null),
+                    // the leader ends only once stubborn ignores SIGTERM: a TERM that arrives before the trap is set
+                    // kills it (143), which the shim's extra start-up step made likelier
+                    task("leader", "while [ ! -e \"$NOMAD_ALLOC_DIR/trapped\" ]; do sleep 0.01; done; "
+                            + "echo \"leading $NOMAD_TASK_NAME\"", true, null),
+                    task("stubborn", "trap '' TERM; touch \"$NOMAD_ALLOC_DIR/trapped\"; "
+                            + "while :; do sleep 1000 & wait $!; done", false, null),
                     task("after", "echo bar", false, new Lifecycle(LifecycleHook.POSTSTOP, false, null))), 0);
             Job job = new Job("example", "example", JobType.BATCH, List.of("dc1"), List.of(group), "test");
 

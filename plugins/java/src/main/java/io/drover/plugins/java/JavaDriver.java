@@ -52,7 +52,7 @@ public final class JavaDriver implements TaskDriver {
 
     @Override
     public Capabilities capabilities() {
-        return new Capabilities(true, false);
+        return new Capabilities(true, true);
     }
 
     @Override
@@ -108,8 +108,24 @@ public final class JavaDriver implements TaskDriver {
         }
         SpawnSpec spec = new SpawnSpec(java.toString(), config.javaArgs(task.taskDir(), home),
                 SupervisedTasks.envWithAgentPath(task), task.taskDir(), task.stdoutPath(), task.stderrPath(),
-                SupervisedTasks.rotation(task));
+                SupervisedTasks.rotation(task), SupervisedTasks.statusFile(task));
         return tasks().start(task.taskId(), sup, spec);
+    }
+
+    /**
+     * Re-attaches to a task an earlier agent started, exactly as raw_exec does (the same shim and
+     * {@link SupervisedTasks#recover}): a running JVM is watched again, one that ended while no agent ran has
+     * already exited with the code its shim recorded.
+     *
+     * @throws TaskNotFoundException when its end cannot be known (the engine records "Not Recovered")
+     * @throws DriverException when the java driver is disabled or closed
+     */
+    @Override
+    public TaskHandle recover(TaskHandle handle) throws DriverException {
+        if (!enabled) {
+            throw new DriverException(JavaPluginConfig.DISABLED_MESSAGE, false);
+        }
+        return tasks().recover(handle, supervisor());
     }
 
     private synchronized ProcessSupervisor supervisor() throws DriverException {

@@ -66,6 +66,33 @@ class JavaDriverTest {
     }
 
     @Test
+    void aSecondDriverStandingForARestartedAgentReattachesToTheRunningJvmAndRecordsItsTrueExit() throws Exception {
+        Path ready = dir.resolve("ready");
+        Path hook = dir.resolve("hook");
+        TaskConfig task = TestTasks.task(dir, "java/reattach",
+                JavaFixture.fixture("Sleeps", ready.toString(), hook.toString()), Map.of());
+        io.drover.driver.api.TaskHandle handle = await(driver.start(task));
+        Await.until("the child JVM to register its hook", Duration.ofSeconds(20), () -> Files.exists(ready));
+        assertThat(driver.capabilities().recover()).isTrue();
+        JavaDriver second = JavaFixture.driver();
+        try {
+            assertThat(second.recover(handle)).isEqualTo(handle);
+            assertThat(second.inspect(task.taskId()).state())
+                    .isEqualTo(io.drover.driver.api.TaskStatus.State.RUNNING);
+
+            second.signal(task.taskId(), "SIGTERM");
+
+            assertThat(await(second.awaitExit(task.taskId()))).isEqualTo(ExitResult.code(143));
+            assertThat(hook).hasContent("hook ran");
+            second.destroy(task.taskId());
+        } finally {
+            second.close();
+        }
+        await(driver.awaitExit(task.taskId())); // the first driver is still the shim's parent: it reaps it
+        driver.destroy(task.taskId());
+    }
+
+    @Test
     void aMissingClassExitsNonZeroWithTheJvmsMessageInTheStderrLog() throws Exception {
         Map<String, Object> config = new HashMap<>(JavaFixture.fixture("Sleeps"));
         config.put("class", "com.example.NoSuchMain");

@@ -34,6 +34,10 @@ import org.pf4j.Extension;
  * returns a completed stage; exits complete on the supervisor's single watcher thread. Signals go to the
  * task's whole process group; SIGKILL kills the whole tree (see {@link SupervisedProcess#killTree()}).
  * {@link #destroy} also kills whatever an exited task left behind in its session or group.
+ *
+ * <p>Re-attach: every task runs under the exit-status shim, which records how the task ended even when no agent
+ * runs, keeps the output pipes open and, as a child subreaper, kills what the task leaves behind when it ends; the
+ * handle carries what {@link #recover} needs (docs/process-supervision.md, "Re-attach").
  */
 @Extension
 public final class RawExecDriver implements TaskDriver {
@@ -50,7 +54,7 @@ public final class RawExecDriver implements TaskDriver {
 
     @Override
     public Capabilities capabilities() {
-        return new Capabilities(true, false);
+        return new Capabilities(true, true);
     }
 
     /**
@@ -98,8 +102,25 @@ public final class RawExecDriver implements TaskDriver {
         }
         Path workDir = config.workDir() == null ? task.taskDir() : task.taskDir().resolve(config.workDir());
         SpawnSpec spec = new SpawnSpec(config.command(), config.args(), SupervisedTasks.envWithAgentPath(task),
-                workDir, task.stdoutPath(), task.stderrPath(), SupervisedTasks.rotation(task));
+                workDir, task.stdoutPath(), task.stderrPath(), SupervisedTasks.rotation(task),
+                SupervisedTasks.statusFile(task));
         return tasks.start(task.taskId(), sup, spec);
+    }
+
+    /**
+     * Re-attaches to a task an earlier agent started (see {@link SupervisedTasks#recover}): a running one is
+     * watched again, one that ended while no agent ran has already exited with the code its shim recorded.
+     *
+     * @throws TaskNotFoundException when its end cannot be known (the engine records "Not Recovered")
+     * @throws DriverException when raw_exec is disabled
+     */
+    @Override
+    public TaskHandle recover(TaskHandle handle) throws DriverException {
+        ProcessSupervisor sup = supervisor;
+        if (!enabled || sup == null) {
+            throw new DriverException(RawExecPluginConfig.DISABLED_MESSAGE, false);
+        }
+        return tasks.recover(handle, sup);
     }
 
     @Override

@@ -1,0 +1,205 @@
+package io.drover.process;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.drover.driver.api.ExitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The exit-status shim and {@link ProcessSupervisor#attach}: the status file records codes and signals, the task
+ * gets default dispositions, and a second supervisor (standing for a restarted agent) re-attaches to a live
+ * task, reads the exit of an ended one, and refuses a recycled pid or a missing status file.
+ */
+@ExtendWith(ProcessLeakCheck.class)
+class ShimTest {
+    private static final Duration WAIT = Duration.ofSeconds(10);
+    private static ProcessSupervisor first;
+    private static ProcessSupervisor second;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void create() {
+        first = ProcessSupervisor.create("first");
+        second = ProcessSupervisor.create("second");
+    }
+
+    @AfterAll
+    static void close() {
+        first.close();
+        second.close();
+    }
+
+    private SupervisedProcess sh(String script) throws SpawnException {
+        return first.spawn(new SpawnSpec("sh", List.of("-c", script), ProcessLeakCheck.env(), dir,
+                dir.resolve("out"), dir.resolve("err"), null, status()));
+    }
+
+    private Path status() {
+        return dir.resolve("status");
+    }
+
+    private static ExitResult exit(SupervisedProcess p) throws Exception {
+        return p.onExit().toCompletableFuture().get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    @Test
+    void recordsExitCodesAndSignalsInTheStatusFile() throws Exception {
+        assertThat(exit(sh("exit 7"))).isEqualTo(ExitResult.code(7));
+        assertThat(Files.readString(status())).isEqualTo("exit 7\n");
+        assertThat(exit(sh("kill -USR1 $$"))).isEqualTo(ExitResult.signalled(10));
+        assertThat(Files.readString(status())).isEqualTo("signal 10\n");
+        assertThat(exit(sh("exit 137"))).isEqualTo(ExitResult.code(137)); // a code, not a signal
+        assertThat(Files.readString(status())).isEqualTo("exit 137\n");
+        assertThat(Files.exists(dir.resolve("status.tmp"))).isFalse();
+    }
+
+    @Test
+    void whatANormallyEndingTaskLeavesBehindIsKilledEvenASetsidDaemonWhoseParentIsGone() throws Exception {
+        // the daemon's parent (a subshell) exits before the task: without the subreaper shim the daemon would be
+        // re-parented to init, in no relation to the task any more
+        Path d = dir.resolve("daemon.pid");
+        Path b = dir.resolve("background.pid");
+        SupervisedProcess p = sh("(setsid sleep 300 & echo $! > " + d + ") ; sleep 300 & echo $! > " + b + "; "
+                + "dp=$(cat " + d + "); "
+                + "while [ \"$(cut -d' ' -f6 /proc/$dp/stat)\" != \"$dp\" ]; do :; done; exit 3");
+
+        assertThat(exit(p)).isEqualTo(ExitResult.code(3));
+
+        int daemon = Integer.parseInt(Files.readString(d).strip());
+        int background = Integer.parseInt(Files.readString(b).strip());
+        // the shim killed and reaped both before it ended, and its exit is what completed p
+        assertThat(ProcTable.read(daemon)).as("the setsid daemon").isEmpty();
+        assertThat(ProcTable.read(background)).as("the background child").isEmpty();
+        assertThat(Files.readString(status())).isEqualTo("exit 3\n");
+    }
+
+    @Test
+    void theTaskStartsWithTheSameDispositionsAndMaskAsWithoutTheShim() throws Exception {
+        List<String> args = List.of("-E", "^Sig(Ign|Blk)", "/proc/self/status");
+        Map<String, String> env = ProcessLeakCheck.env();
+        assertThat(exit(first.spawn(new SpawnSpec("grep", args, env, dir, dir.resolve("plain"), dir.resolve("err")))))
+                .isEqualTo(ExitResult.code(0));
+        assertThat(exit(first.spawn(new SpawnSpec("grep", args, env, dir, dir.resolve("out"), dir.resolve("err"),
+                null, status())))).isEqualTo(ExitResult.code(0));
+        String task = Files.readString(dir.resolve("out"));
+        assertThat(task).isEqualTo(Files.readString(dir.resolve("plain"))).contains("SigBlk:\t0000000000000000");
+        // glibc's posix_spawn leaves its two internal signals (32, 33) as the JVM has them; nothing else ignored
+        assertThat(task).containsPattern("SigIgn:\t0000000[01][08]0000000");
+    }
+
+    @Test
+    void theShimIgnoresCatchableSignals() throws Exception {
+        SupervisedProcess p = sh("echo ready > ready; exec sleep 1000");
+        Await.until("ready", WAIT, () -> Files.exists(dir.resolve("ready")));
+        try {
+            // set right after the task's exec: awaited; all but KILL, STOP and CHLD
+            java.util.regex.Pattern ignored = java.util.regex.Pattern.compile("SigIgn:\tfffffff[0-9a-f]{4}afeff");
+            Await.until("the shim ignoring signals", WAIT, () -> {
+                try {
+                    return ignored.matcher(Files.readString(Path.of("/proc/" + p.pid() + "/status"))).find();
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+        } finally {
+            p.signal(9);
+        }
+        assertThat(exit(p).signal()).isEqualTo(9);
+    }
+
+    @Test
+    void groupSignalsReachTheTaskNotTheShim() throws Exception {
+        SupervisedProcess p = sh("echo ready > ready; exec sleep 1000");
+        Await.until("ready", WAIT, () -> Files.exists(dir.resolve("ready")));
+        p.signal(15);
+        assertThat(exit(p)).isEqualTo(ExitResult.signalled(15));
+        assertThat(Files.readString(status())).isEqualTo("signal 15\n");
+    }
+
+    @Test
+    void anotherSupervisorReattachesSignalsAndReadsTheTrueExit() throws Exception {
+        SupervisedProcess started = sh("echo ready > ready; sleep 1000 & wait $!; exit 5");
+        Await.until("ready", WAIT, () -> Files.exists(dir.resolve("ready")));
+        SupervisedProcess attached = second.attach(started.pid(), started.startTime(), status());
+        assertThat(attached.exitNow()).isEmpty();
+        // the sleep is in the group: SIGTERM ends it, and the script (waiting) exits 5 after the trap-less TERM
+        attached.signal(15);
+        ExitResult e = exit(attached);
+        assertThat(e).isEqualTo(exit(started));
+        assertThat(e.exitCode()).isIn(5, 143); // sh itself takes TERM too: 143; which one is the kernel's choice
+        assertThat(Files.readString(status())).isEqualTo(e.signal() != 0 ? "signal 15\n" : "exit 5\n");
+    }
+
+    @Test
+    void sigkillAfterReattachKillsTheTreeAndSaysTheShimDiedWithIt() throws Exception {
+        SupervisedProcess started = sh("trap '' TERM; echo ready > ready; sleep 1000 & wait $!");
+        Await.until("ready", WAIT, () -> Files.exists(dir.resolve("ready")));
+        SupervisedProcess attached = second.attach(started.pid(), started.startTime(), status());
+        attached.signal(9);
+        ExitResult e = exit(attached);
+        assertThat(e.exitCode()).isEqualTo(137);
+        assertThat(e.signal()).isEqualTo(9);
+        assertThat(e.message()).contains("killed by the agent with SIGKILL");
+        assertThat(exit(started).signal()).isEqualTo(9); // the parent reaps the shim
+        assertThat(attached.lastKill().orElseThrow().toCompletableFuture().get().clean()).isTrue();
+    }
+
+    @Test
+    void aTaskThatEndedBeforeTheAttachGivesItsRecordedExit() throws Exception {
+        SupervisedProcess started = sh("exit 7");
+        assertThat(exit(started)).isEqualTo(ExitResult.code(7));
+        SupervisedProcess attached = second.attach(started.pid(), started.startTime(), status());
+        assertThat(attached.exitNow()).contains(ExitResult.code(7));
+    }
+
+    @Test
+    void aRecycledPidIsNotAttachedAndWithoutAStatusFileTheEndIsUnknown() throws Exception {
+        SupervisedProcess live = sh("echo ready > ready; exec sleep 1000");
+        Await.until("ready", WAIT, () -> Files.exists(dir.resolve("ready")));
+        assertThatThrownBy(() -> second.attach(live.pid(), live.startTime() + 1, status()))
+                .isInstanceOf(ProcessGoneException.class)
+                .hasMessage("pid " + live.pid() + " now belongs to another process (start time " + live.startTime()
+                        + ", recorded " + (live.startTime() + 1) + ") and recorded no exit status (" + status()
+                        + " is missing)");
+        assertThat(live.exitNow()).isEmpty(); // not signalled
+        live.signal(9);
+        assertThat(exit(live).signal()).isEqualTo(9);
+    }
+
+    @Test
+    void aGoneProcessWithoutAStatusFileCannotBeKnown() throws Exception {
+        SupervisedProcess started = sh("exit 3");
+        exit(started);
+        Files.delete(status());
+        assertThatThrownBy(() -> second.attach(started.pid(), started.startTime(), status()))
+                .isInstanceOf(ProcessGoneException.class)
+                .hasMessageEndingWith("and recorded no exit status (" + status() + " is missing)");
+        Files.writeString(status(), "garbage");
+        assertThatThrownBy(() -> second.attach(started.pid(), started.startTime(), status()))
+                .isInstanceOf(ProcessGoneException.class).hasMessageContaining("unreadable exit status");
+    }
+
+    @Test
+    void parsesStatusLines() throws Exception {
+        Path f = Path.of("s");
+        assertThat(ExitStatusFile.parse("exit 0", f).result()).isEqualTo(ExitResult.code(0));
+        assertThat(ExitStatusFile.parse("signal 9", f).result()).isEqualTo(ExitResult.signalled(9));
+        assertThat(ExitStatusFile.parse("exec 2", f).execErrno()).isEqualTo(2);
+        for (String bad : List.of("", "exit", "exit 256", "signal 0", "exit x", "quit 1", "exit 1 2")) {
+            assertThatThrownBy(() -> ExitStatusFile.parse(bad, f)).hasMessageContaining("unreadable exit status");
+        }
+    }
+}
