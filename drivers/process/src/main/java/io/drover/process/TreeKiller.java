@@ -88,9 +88,10 @@ final class TreeKiller {
             // process it left: no deadline is at stake there.)
             task.killSelfAndGroup();
         }
-        if (task.reaped() && !owner.groupExists(root)) {
-            // the task is gone and left nothing in its group: skip the /proc scan (destroy of every task
-            // that exited cleanly). A process that moved to another group of the session, or called setsid,
+        if (!live && !owner.groupExists(root)) {
+            // the task was gone before this kill and left nothing in its group: skip the /proc scan (destroy of
+            // every task that exited cleanly). Not for a task this call killed: it may be reaped already, its
+            // group empty, while a descendant that called setsid still runs and must be searched for. A process that moved to another group of the session, or called setsid,
             // before the leader exited is not found this way; see docs/process-supervision.md.
             task.killVerified(KillReport.NOTHING);
             report.complete(KillReport.NOTHING);

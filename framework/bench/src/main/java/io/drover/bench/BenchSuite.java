@@ -16,7 +16,8 @@ public final class BenchSuite {
     /** The benches by name, in run order. */
     public static Map<String, Bench> all() {
         Map<String, Bench> m = new LinkedHashMap<>();
-        for (Bench b : List.of(new LaunchBench(), new LifecycleBench(), new EscalationBench(), new MaxRuntimeBench(),
+        for (Bench b : List.of(new LaunchBench(), new LifecycleBench(), new EscalationBench(false),
+                new EscalationBench(true), new MaxRuntimeBench(),
                 new ConcurrentTasksBench(), new StoreEventsBench(), new SeedRunBench())) {
             m.put(b.name(), b);
         }

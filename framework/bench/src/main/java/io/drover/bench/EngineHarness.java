@@ -37,6 +37,12 @@ final class EngineHarness implements AutoCloseable {
      * @param wrap wraps the driver catalog (e.g. to time signals); identity when none
      */
     EngineHarness(BenchEnv env, Path dataDir, boolean durable, UnaryOperator<DriverCatalog> wrap) throws Exception {
+        this(env, dataDir, durable, wrap, GcKillPolicy.PRESERVE_STATES);
+    }
+
+    /** @param policy the client's {@code gc_kill_policy}, which also governs stops */
+    EngineHarness(BenchEnv env, Path dataDir, boolean durable, UnaryOperator<DriverCatalog> wrap,
+            GcKillPolicy policy) throws Exception {
         Files.createDirectories(dataDir);
         runtime = EngineRuntime.real(Math.max(2, Runtime.getRuntime().availableProcessors()));
         registry = DriverRegistry.load(env.pluginDir(), Map.of("raw_exec", Map.of("enabled", true)),
@@ -45,7 +51,7 @@ final class EngineHarness implements AutoCloseable {
             registry.problems().forEach(p -> env.progress().println("warning: " + p));
         }
         store = durable ? JournalStore.open(dataDir.resolve("state")) : null;
-        engine = new Engine(new EngineConfig(dataDir, Duration.ofSeconds(30), GcKillPolicy.PRESERVE_STATES),
+        engine = new Engine(new EngineConfig(dataDir, Duration.ofSeconds(30), policy),
                 wrap.apply(registry), runtime, store, () -> UUID.randomUUID().toString());
     }
 

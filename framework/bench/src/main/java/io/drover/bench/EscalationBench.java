@@ -1,5 +1,6 @@
 package io.drover.bench;
 
+import io.drover.core.config.GcKillPolicy;
 import io.drover.core.event.TaskEvent;
 import io.drover.core.event.TaskEventType;
 import io.drover.core.spec.Job;
@@ -11,46 +12,66 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Issue 3: N concurrent raw_exec tasks that ignore SIGTERM, kill_timeout 1 s, all stopped at once. Two
+ * Issue 3 ({@code escalation}): N concurrent raw_exec tasks that ignore SIGTERM, kill_timeout 1 s, all stopped at
+ * once. Issue 5 ({@code escalation_poststop}): the same tasks as poststop tasks (after a mock main task that ends
+ * at once), stopped under {@code gc_kill_policy = "kill_poststop"} while they run. Two
  * latenesses after each task's deadline (its Killing event + kill_timeout): when the engine asked the driver
  * for SIGKILL, and the task's Terminated event (an upper bound of when SIGKILL landed: it also holds the tree
  * kill's check that every process died and the reap). Aim: SIGKILL within 50 ms at p99.
  */
 final class EscalationBench implements Bench {
     private static final String TASK = "ignore-term";
-
-    @Override
-    public String name() {
-        return "escalation";
-    }
-
-    @Override
-    public List<Figure> run(BenchEnv env) throws Exception {
-        int tasks = env.size(20, 100);
-        Job job = EngineHarness.job("stubborn", """
-                job "stubborn" {
-                  type = "batch"
-                  group "g" {
-                    count = %d
+    private static final String STUBBORN = """
                     task "ignore-term" {
                       driver       = "raw_exec"
                       kill_signal  = "SIGTERM"
                       kill_timeout = "1s"
+                      %s
                       config {
                         command = "sh"
                         args    = ["-c", "trap '' TERM; while :; do sleep 0.05; done"]
                       }
                     }
-                  }
+            """;
+    private static final String MAIN = """
+                    task "main" {
+                      driver = "mock"
+                      config { run_for = "0s" }
+                    }
+            """;
+
+    private final boolean poststop;
+
+    /** @param poststop the stubborn tasks are poststop tasks, stopped under kill_poststop */
+    EscalationBench(boolean poststop) {
+        this.poststop = poststop;
+    }
+
+    @Override
+    public String name() {
+        return poststop ? "escalation_poststop" : "escalation";
+    }
+
+    @Override
+    public List<Figure> run(BenchEnv env) throws Exception {
+        int tasks = env.size(20, 100);
+        String tasksHcl = poststop ? MAIN + STUBBORN.formatted("lifecycle { hook = \"poststop\" }")
+                : STUBBORN.formatted("");
+        Job job = EngineHarness.job("stubborn", """
+                job "stubborn" {
+                  type = "batch"
+                  group "g" {
+                    count = %d
+                %s  }
                 }
-                """.formatted(tasks));
+                """.formatted(tasks, tasksHcl));
         SignalTimes[] signals = new SignalTimes[1];
         List<Double> requestLate = new ArrayList<>();
         List<Double> terminatedLate = new ArrayList<>();
-        try (EngineHarness h = new EngineHarness(env, env.workDir().resolve("escalation"), false, c -> {
+        try (EngineHarness h = new EngineHarness(env, env.workDir().resolve(name()), false, c -> {
             signals[0] = new SignalTimes(c);
             return signals[0];
-        })) {
+        }, poststop ? GcKillPolicy.KILL_POSTSTOP : GcKillPolicy.PRESERVE_STATES)) {
             CountDownLatch running = new CountDownLatch(tasks);
             java.util.Set<String> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
             h.engine.addListener(s -> {
@@ -79,7 +100,7 @@ final class EscalationBench implements Bench {
         }
         Percentiles req = Percentiles.of(requestLate);
         Percentiles term = Percentiles.of(terminatedLate);
-        String n = " (" + tasks + " tasks)";
+        String n = " (" + tasks + (poststop ? " poststop tasks, kill_poststop)" : " tasks)");
         return List.of(
                 Figure.info(name(), "SIGKILL asked by the engine, lateness p50" + n, req.p(50), "ms", ""),
                 Figure.atMost(name(), "SIGKILL asked by the engine, lateness p99" + n, req.p(99), "ms", "", 50),

@@ -55,7 +55,7 @@ class BenchQuickIT {
             assertThat(f.path("metric").asText()).isNotBlank();
         }
         assertThat(errors).isEmpty();
-        assertThat(benches).containsExactlyInAnyOrder("launch", "lifecycle", "escalation", "max_runtime",
+        assertThat(benches).containsExactlyInAnyOrder("launch", "lifecycle", "escalation", "escalation_poststop", "max_runtime",
                 "concurrent", "store", "seed_run");
         System.out.printf("drover bench --quick: %.1f s%n%s", seconds, log);
         assertThat(NoProcessLeft.under(work)).isEmpty();
