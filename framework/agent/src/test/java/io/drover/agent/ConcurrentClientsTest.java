@@ -37,7 +37,11 @@ class ConcurrentClientsTest {
 
     @BeforeEach
     void start() throws Exception {
-        api = TestAgent.start(tmp);
+        // 128 allocations stay under gc_max_allocs: their logs are read back at the end (GC has its own tests)
+        io.drover.core.config.ClientConfig d = io.drover.core.config.ClientConfig.defaults();
+        api = TestAgent.start(tmp, null, null, new io.drover.core.config.ClientConfig(d.gcInterval(), 1_000,
+                d.gcDiskUsageThreshold(), d.gcInodeUsageThreshold(), d.gcParallelDestroys(), d.gcKillPolicy(),
+                d.maxKillTimeout(), d.recordRetention()));
     }
 
     @AfterEach

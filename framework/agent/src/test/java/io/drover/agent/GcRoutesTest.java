@@ -42,6 +42,10 @@ class GcRoutesTest extends RunningAgentTest {
         }
         assertThat(api.agent.dataDir().resolve("alloc").resolve(placed.id())).doesNotExist();
         assertThat(api.get("/v1/job/gcme/allocations").json()).hasSize(1);
+        // the logs went with the directory: a clear 404, not an empty log that reads as "printed nothing"
+        var logs = api.get("/v1/client/fs/logs/" + placed.id() + "?task=main&type=stdout&plain=true");
+        assertThat(logs.status()).isEqualTo(404);
+        assertThat(logs.body()).contains("removed by garbage collection");
     }
 
     @Test

@@ -51,6 +51,11 @@ public final class LogsHandler {
         if (!alloc.taskStates().containsKey(task)) {
             throw ApiException.notFound("allocation " + alloc.id() + " has no task " + task);
         }
+        if (alloc.destroyedAt() >= 0) {
+            // an empty 200 would read as "the task printed nothing"; the record itself stays queryable
+            throw ApiException.notFound("the logs of allocation " + alloc.id() + " were removed by garbage "
+                    + "collection; its task states and events stay in GET /v1/allocation/" + alloc.id());
+        }
         Path logDir = LogFiles.logDir(dataDir, alloc.id());
         LogCursor cursor = new LogCursor(logDir, task, type);
         try {

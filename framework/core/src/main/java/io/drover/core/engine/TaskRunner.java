@@ -162,7 +162,8 @@ final class TaskRunner {
         CompletionStage<TaskHandle> started;
         try {
             started = driver.start(taskConfig());
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | LinkageError e) {
+            // a plugin's bug, or a class missing from its JAR: the task fails, the engine goes on
             log.warn("driver {} threw from start of task {}", task.driver(), task.name(), e);
             started = java.util.concurrent.CompletableFuture.failedFuture(
                     new DriverException("driver error: " + e, false, e));
