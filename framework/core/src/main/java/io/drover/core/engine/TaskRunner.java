@@ -73,6 +73,7 @@ final class TaskRunner {
     private Timers.Cancellable escalationTimer;
     private Timers.Cancellable maxRuntimeTimer;
     private Timers.Cancellable shutdownDelayTimer;
+    private Timers.Cancellable abandonStartTimer;
 
     TaskRunner(Task task, TaskRunnerHost host, boolean restartOnSuccess) {
         this.task = task;
@@ -194,6 +195,7 @@ final class TaskRunner {
             }
             return;
         }
+        cancel(abandonStartTimer);
         if (err != null) {
             Throwable cause = err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
             boolean recoverable = cause instanceof DriverException de && de.recoverable();
@@ -389,6 +391,14 @@ final class TaskRunner {
                 toDead(false);
             }
             case STARTING -> {
+                if (!killRequested) {
+                    // a driver whose start hangs must not hold the stop forever: after the kill timeout the
+                    // run is abandoned (a start that completes later is discarded: SIGKILL and destroy)
+                    int thisRun = run;
+                    Duration timeout = killTimeout();
+                    abandonStartTimer = host.timers().schedule(timeout,
+                            () -> host.serial().execute(() -> abandonStart(thisRun, timeout)));
+                }
                 killRequested = true;
                 killReason = reason;
             }
@@ -403,6 +413,21 @@ final class TaskRunner {
                 // already on its way out
             }
         }
+    }
+
+    private Duration killTimeout() {
+        return task.killTimeout().compareTo(host.maxKillTimeout()) > 0 ? host.maxKillTimeout() : task.killTimeout();
+    }
+
+    /** A stop waited a kill timeout for the driver to finish starting the run: gives up on the run. */
+    private void abandonStart(int thisRun, Duration timeout) {
+        if (thisRun != run || step != Step.STARTING) {
+            return;
+        }
+        record(TaskEvents.driverFailure(now(), "driver \"" + task.driver() + "\" did not finish starting the task "
+                + "within the kill timeout (" + io.drover.core.event.GoDuration.format(timeout) + ") of a stop; "
+                + "the run is abandoned and killed if it ever starts"));
+        toDead(true);
     }
 
     private void beginKill() {
@@ -507,6 +532,7 @@ final class TaskRunner {
         cancel(escalationTimer);
         cancel(maxRuntimeTimer);
         cancel(shutdownDelayTimer);
+        cancel(abandonStartTimer);
         step = Step.DEAD;
         state = new TaskState(TaskLifeState.DEAD, failed || state.failed(), state.restarts(), state.lastRestart(),
                 state.startedAt(), host.timers().now(), state.events());

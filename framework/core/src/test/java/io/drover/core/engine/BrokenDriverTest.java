@@ -60,4 +60,32 @@ class BrokenDriverTest {
         assertThat(a.taskStates().get("cleanup").events()).extracting(TaskEvent::type)
                 .contains(TaskEventType.TERMINATED);
     }
+
+    @org.junit.jupiter.api.Test
+    void aStopDoesNotWaitForeverForADriverWhoseStartHangs() {
+        VirtualEngine v = new VirtualEngine(dataDir, new MockDriver());
+        String id = v.engine.submit(TestJobs.batch(
+                task("web").cfg("start_block_for", "1h").runFor("1h").killTimeout(java.time.Duration.ofSeconds(5)),
+                task("cleanup").poststop().runFor("10ms"))).get(0).id();
+        v.runUntil(() -> v.engine.allocation(id).orElseThrow().taskStates().get("web").events().stream()
+                .anyMatch(e -> e.type() == TaskEventType.TASK_SETUP), java.time.Duration.ofMinutes(1));
+        v.timers.advance(java.time.Duration.ofSeconds(10));
+        v.engine.stop(id);
+        v.runUntil(() -> v.engine.terminal(id).isDone(), java.time.Duration.ofMinutes(1));
+        AllocationState a = v.engine.terminal(id).join();
+
+        TaskState web = a.taskStates().get("web");
+        assertThat(web.state()).isEqualTo(TaskLifeState.DEAD);
+        assertThat(web.failed()).isTrue();
+        TaskEvent failure = web.events().get(web.events().size() - 1);
+        assertThat(failure.type()).isEqualTo(TaskEventType.DRIVER_FAILURE);
+        assertThat(failure.displayMessage()).contains("did not finish starting").contains("(5s)");
+        assertThat(VirtualEngine.ms(failure)).isEqualTo(15_000); // the stop at 10 s + kill_timeout 5 s
+        assertThat(a.taskStates().get("cleanup").events()).extracting(TaskEvent::type)
+                .contains(TaskEventType.TERMINATED);
+
+        // the start completes an hour later: the abandoned run is discarded, nothing is added to the record
+        v.runUntil(() -> v.timers.nextDue().isEmpty(), java.time.Duration.ofHours(2));
+        assertThat(v.engine.allocation(id).orElseThrow().taskStates().get("web").events()).isEqualTo(web.events());
+    }
 }
