@@ -17,7 +17,7 @@ public final class BenchSuite {
     public static Map<String, Bench> all() {
         Map<String, Bench> m = new LinkedHashMap<>();
         for (Bench b : List.of(new LaunchBench(), new LifecycleBench(), new EscalationBench(false),
-                new EscalationBench(true), new MaxRuntimeBench(),
+                new EscalationBench(true), new MaxRuntimeBench(), new GcBench(),
                 new ConcurrentTasksBench(), new StoreEventsBench(), new SeedRunBench())) {
             m.put(b.name(), b);
         }

@@ -55,7 +55,8 @@ class BenchQuickIT {
             assertThat(f.path("metric").asText()).isNotBlank();
         }
         assertThat(errors).isEmpty();
-        assertThat(benches).containsExactlyInAnyOrder("launch", "lifecycle", "escalation", "escalation_poststop", "max_runtime",
+        assertThat(benches).containsExactlyInAnyOrder("launch", "lifecycle", "escalation", "escalation_poststop",
+                "max_runtime", "gc",
                 "concurrent", "store", "seed_run");
         System.out.printf("drover bench --quick: %.1f s%n%s", seconds, log);
         assertThat(NoProcessLeft.under(work)).isEmpty();
