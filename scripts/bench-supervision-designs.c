@@ -75,7 +75,7 @@ int main(int argc, char **argv) {
     }
     close(sv[1]);
 
-    for (int i = -100; i < n; i++) { /* 100 warm-up rounds, interleaved like LaunchBenchmark */
+    for (int i = -100; i < n; i++) { /* 100 warm-up rounds, interleaved like drover bench's launch row */
         long t0 = now_ns();
         spawn_wait(direct);
         long t1 = now_ns();

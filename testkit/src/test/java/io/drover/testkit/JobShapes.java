@@ -1,5 +1,6 @@
 package io.drover.testkit;
 
+import io.drover.core.testing.Gen;
 import io.drover.core.event.GoDuration;
 import io.drover.core.spec.Job;
 import io.drover.core.spec.JobType;

@@ -1,5 +1,6 @@
 package io.drover.testkit;
 
+import io.drover.core.testing.Gen;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.drover.core.state.TaskLifeState;

@@ -1,5 +1,6 @@
 package io.drover.cli.bench;
 
+import io.drover.bench.SignalTimes;
 import io.drover.core.config.GcKillPolicy;
 import io.drover.core.driver.DriverRegistry;
 import io.drover.core.engine.Engine;
@@ -75,7 +76,7 @@ public final class EscalationBenchmark {
                 DriverRegistry registry = DriverRegistry.load(pluginDir,
                         Map.of("raw_exec", Map.of("enabled", true)), runtime.timers())) {
             registry.problems().forEach(p -> System.err.println("warning: " + p));
-            SignalTimes signals = new SignalTimes(registry, runtime.timers());
+            SignalTimes signals = new SignalTimes(registry);
             Engine engine = new Engine(new EngineConfig(data, Duration.ofSeconds(30), GcKillPolicy.PRESERVE_STATES),
                     signals, runtime);
             List<AllocationState> placed = engine.submit(job);

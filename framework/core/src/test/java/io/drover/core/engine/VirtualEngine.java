@@ -6,6 +6,7 @@ import io.drover.core.event.TaskEvent;
 import io.drover.core.event.TaskEventType;
 import io.drover.core.spec.Job;
 import io.drover.core.state.AllocationState;
+import io.drover.core.time.ManualExecutor;
 import io.drover.core.time.Nanos;
 import io.drover.core.time.VirtualTimers;
 import io.drover.driver.api.DriverContext;

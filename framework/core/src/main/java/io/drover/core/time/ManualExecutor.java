@@ -1,10 +1,14 @@
-package io.drover.core.engine;
+package io.drover.core.time;
 
 import java.util.ArrayDeque;
 import java.util.concurrent.Executor;
 
-/** An executor whose actions run only when the test drains it, on the test's thread. */
-final class ManualExecutor implements Executor {
+/**
+ * An executor whose actions run only when its owner drains it, on the owner's thread: with {@link VirtualTimers},
+ * the engine of tests and of the user test kit runs deterministically on one thread. {@link #execute} may be called
+ * from any thread.
+ */
+public final class ManualExecutor implements Executor {
     private final ArrayDeque<Runnable> queue = new ArrayDeque<>();
 
     @Override
@@ -13,7 +17,7 @@ final class ManualExecutor implements Executor {
     }
 
     /** Runs queued actions (and those they queue) until none is left; returns how many ran. */
-    int drain() {
+    public int drain() {
         int n = 0;
         while (true) {
             Runnable next;
