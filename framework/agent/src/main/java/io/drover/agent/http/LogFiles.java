@@ -57,11 +57,17 @@ final class LogFiles {
 
     /** The task's files of one type, by rotation index ({@code .0} first). */
     static List<Indexed> list(Path logDir, String task, String type) throws IOException {
-        if (!Files.isDirectory(logDir, LinkOption.NOFOLLOW_LINKS)) {
-            if (Files.exists(logDir)) {
-                throw new LinkedFolderException(logDir);
-            }
+        java.nio.file.attribute.BasicFileAttributes attrs;
+        try {
+            // one stat, not "is it a directory?" then "does it exist?": the engine may create the folder between two
+            // checks, which then read as a link
+            attrs = Files.readAttributes(logDir, java.nio.file.attribute.BasicFileAttributes.class,
+                    LinkOption.NOFOLLOW_LINKS);
+        } catch (java.nio.file.NoSuchFileException e) {
             return List.of(); // not created yet (or destroyed): nothing to read now
+        }
+        if (!attrs.isDirectory()) {
+            throw new LinkedFolderException(logDir);
         }
         if (!logDir.toRealPath().equals(logDir)) {
             throw new LinkedFolderException(logDir);
