@@ -40,6 +40,14 @@ final class FrameBuffer extends ByteArrayOutputStream {
         write(bytes, 0, bytes.length);
     }
 
+    /** Writes the whole buffer at the channel's position through {@code io}; the buffer is kept. */
+    void writeTo(FileChannel channel, JournalIo io) throws IOException {
+        ByteBuffer bb = ByteBuffer.wrap(buf, 0, count);
+        while (bb.hasRemaining()) {
+            io.write(channel, bb);
+        }
+    }
+
     /** Writes the whole buffer at the channel's position, then empties the buffer. */
     void drainTo(FileChannel channel) throws IOException {
         ByteBuffer bb = ByteBuffer.wrap(buf, 0, count);

@@ -3,8 +3,10 @@ package io.drover.core.store;
 import io.drover.core.state.AllocationState;
 import io.drover.core.state.TaskState;
 import java.io.IOException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -13,9 +15,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,6 +29,12 @@ import org.slf4j.LoggerFactory;
  * batch with one {@code write} and one {@code fdatasync}, then runs the batch's callbacks in order. Within a batch,
  * a version of an allocation that a later version supersedes is not written (the later one carries its events).
  * The queue is unbounded: callers never block, and the writer's batches grow with the load.
+ *
+ * <p>Disk errors ({@code ENOSPC}, {@code EROFS}, {@code EIO} on a write or sync) do not stop the store: the
+ * writer cuts the journal back to its durable end, keeps the batch (its callbacks do not run, so nobody sees it),
+ * logs one ERROR line naming the file and the reason, and retries after 50 ms, doubling up to
+ * {@link StoreOptions#retryMax()}, with everything queued meanwhile; when a write succeeds it logs that it caught
+ * up and runs the held callbacks in order. {@link #stall()} reports the condition meanwhile.
  */
 public final class JournalStore implements StateStore {
     private static final Logger LOG = LoggerFactory.getLogger(JournalStore.class);
@@ -63,8 +73,16 @@ public final class JournalStore implements StateStore {
     private final Map<String, Map<String, Map<String, String>>> handles = new HashMap<>();
     private final FrameBuffer buffer;
     private final JobRefs jobs;
-    private Journal journal;
+    private Journal journal; // null only while a compaction's new journal could not be created yet
+    private long pendingGen = -1; // that journal's generation
+    private Path obsolete; // the journal that compaction made obsolete, removed once its successor exists
     private long compactAt;
+    private final List<Op> held = new ArrayList<>(); // encoded into buffer, not yet durable: callbacks pending
+    private long retryWaitNanos;
+    private volatile StoreStall stall;
+    private volatile int heldCount;
+    private volatile int unwritten;
+    volatile JournalIo io = JournalIo.REAL;
 
     private JournalStore(StoreFiles files, RecordCodec codec, StoreOptions options, Recovery.Recovered r) {
         this.files = files;
@@ -158,11 +176,34 @@ public final class JournalStore implements StateStore {
         return queue.size();
     }
 
-    /** The error that stopped the writer, or null while it is healthy. */
+    /**
+     * The error that stopped the writer for good (a record that cannot be encoded: a bug, not a disk error), or
+     * null. Disk errors do not stop it: see {@link #stall()}.
+     */
     public Throwable failure() {
         return failure;
     }
 
+    /**
+     * Empty while writes succeed; while the disk refuses them (full, read-only, failing), the file, the reason
+     * and how many changes are held in memory. Thread-safe.
+     */
+    public Optional<StoreStall> stall() {
+        StoreStall s = stall;
+        return s == null ? Optional.empty()
+                : Optional.of(new StoreStall(s.file(), s.reason(), s.sinceMillis(), heldCount + queue.size()));
+    }
+
+    /** Changes {@link #close()} gave up on because the disk still refused them (0 when every change was written). */
+    public int unwrittenAtClose() {
+        return unwritten;
+    }
+
+    /**
+     * {@inheritDoc} While the disk refuses writes, waits up to {@link StoreOptions#closeWait()} for them to
+     * succeed, then gives up: the held changes are dropped (counted by {@link #unwrittenAtClose()}, logged) and
+     * the files are left at their last durable state.
+     */
     @Override
     public void close() {
         synchronized (enqueueLock) {
@@ -204,21 +245,36 @@ public final class JournalStore implements StateStore {
 
     private void writeLoop() {
         List<Op> batch = new ArrayList<>();
-        boolean stop = false;
+        boolean stopping = false;
+        long giveUpAt = 0;
         try {
-            while (!stop) {
-                batch.add(queue.take());
-                queue.drainTo(batch, options.maxBatch() - 1);
-                if (batch.get(batch.size() - 1) instanceof StopOp) {
+            while (true) {
+                if (held.isEmpty() && !stopping) {
+                    batch.add(queue.take());
+                    queue.drainTo(batch, options.maxBatch() - 1);
+                } else {
+                    waitForRetry(stopping ? giveUpAt : Long.MAX_VALUE);
+                    queue.drainTo(batch, options.maxBatch());
+                }
+                if (!batch.isEmpty() && batch.get(batch.size() - 1) instanceof StopOp) {
                     batch.remove(batch.size() - 1);
-                    stop = true;
+                    stopping = true;
+                    giveUpAt = System.nanoTime() + options.closeWait().toNanos();
                 }
-                if (!batch.isEmpty()) {
-                    commit(batch);
-                    batch.clear();
-                }
-                if (!stop && journal.size() >= compactAt) {
+                encode(batch);
+                held.addAll(batch);
+                batch.clear();
+                heldCount = held.size();
+                boolean written = held.isEmpty() || write();
+                if (written && !stopping && journal != null && journal.size() >= compactAt) {
                     compact();
+                }
+                if (stopping && queue.isEmpty() && held.isEmpty()) {
+                    break;
+                }
+                if (stopping && !written && System.nanoTime() - giveUpAt >= 0) {
+                    giveUp();
+                    break;
                 }
             }
         } catch (Throwable e) {
@@ -228,15 +284,26 @@ public final class JournalStore implements StateStore {
             LOG.error("state store: writing to {} failed; the store is stopped and no further change is "
                     + "acknowledged: {}", files.dir(), e.toString(), e);
         } finally {
-            try {
-                journal.close();
-            } catch (IOException e) {
-                LOG.warn("state store: closing {} failed: {}", journal.path(), e.toString());
+            if (journal != null) {
+                try {
+                    journal.close();
+                } catch (IOException e) {
+                    LOG.warn("state store: closing {} failed: {}", journal.path(), e.toString());
+                }
             }
         }
     }
 
-    private void commit(List<Op> batch) throws IOException {
+    /** Sleeps until the next retry of held changes is due, or until {@code deadline} (nanoTime) if sooner. */
+    private void waitForRetry(long deadline) throws InterruptedException {
+        long wait = Math.min(retryWaitNanos, Math.max(0, deadline - System.nanoTime()));
+        if (wait > 0) {
+            TimeUnit.NANOSECONDS.sleep(wait);
+        }
+    }
+
+    /** Turns the batch into frames appended to {@link #buffer}; updates what the writer considers written. */
+    private void encode(List<Op> batch) throws IOException {
         boolean[] superseded = superseded(batch);
         for (int i = 0; i < batch.size(); i++) {
             Op op = batch.get(i);
@@ -265,20 +332,48 @@ public final class JournalStore implements StateStore {
                 handles.remove(d.allocId());
             }
         }
+    }
+
+    /**
+     * Writes and syncs every held frame (one {@code write}, one {@code fdatasync}), then publishes the held
+     * changes as durable and runs their callbacks in queue order. A disk error ({@link IOException}) keeps them
+     * held: the journal is cut back to its durable end and the next attempt writes the same frames (and any
+     * taken meanwhile) again.
+     *
+     * @return whether the held changes are now durable
+     */
+    private boolean write() {
         long bytes = buffer.size();
         long syncNanos = 0;
-        if (bytes > 0) {
-            journal.append(buffer);
-            long t0 = System.nanoTime();
-            journal.sync();
-            syncNanos = System.nanoTime() - t0;
+        try {
+            if (journal == null) {
+                journal = Journal.create(files, pendingGen);
+                pendingGen = -1;
+                removeObsolete();
+            }
+            if (bytes > 0) {
+                long t0 = System.nanoTime();
+                journal.appendAndSync(buffer, io);
+                syncNanos = System.nanoTime() - t0;
+            }
+        } catch (IOException e) {
+            hold(e);
+            return false;
         }
-        publishDurable(batch, superseded);
+        buffer.reset();
+        publishDurable(held);
         CommitListener listener = commitListener;
         if (listener != null) {
-            listener.committed(batch.size(), bytes, syncNanos);
+            listener.committed(held.size(), bytes, syncNanos);
         }
-        for (Op op : batch) {
+        StoreStall was = stall;
+        if (was != null) {
+            stall = null;
+            retryWaitNanos = 0;
+            LOG.info("state store: caught up: {} change(s) held for {} written to {}", held.size(),
+                    human(Duration.ofMillis(System.currentTimeMillis() - was.sinceMillis())), journal.path());
+        }
+        for (Op op : held) {
             Runnable cb = callback(op);
             if (cb != null) {
                 try {
@@ -288,6 +383,44 @@ public final class JournalStore implements StateStore {
                 }
             }
         }
+        held.clear();
+        heldCount = 0;
+        return true;
+    }
+
+    /** A write or sync failed: cut the journal back, note the stall (one ERROR line when it starts). */
+    private void hold(IOException e) {
+        String reason = e instanceof FileSystemException fse && fse.getReason() != null ? fse.getReason()
+                : FrameScanner.oneLine(e);
+        String notCut = journal == null ? null : journal.rollback();
+        Path file = journal != null ? journal.path() : files.journal(pendingGen);
+        int n = held.size() + queue.size();
+        StoreStall was = stall;
+        retryWaitNanos = was == null ? StoreOptions.FIRST_RETRY.toNanos()
+                : Math.min(retryWaitNanos * 2, options.retryMax().toNanos());
+        stall = new StoreStall(file, reason, was == null ? System.currentTimeMillis() : was.sinceMillis(), n);
+        if (was == null || !was.reason().equals(reason)) {
+            LOG.error("state store: cannot write to {}: {}; {} change(s) held in memory, retrying every {}{}", file,
+                    reason, n, human(options.retryMax()), notCut == null ? ""
+                            : "; the partial write could not be cut off (" + notCut + "), the next attempt "
+                                    + "overwrites it");
+        }
+    }
+
+    /** Close gave up waiting for the disk: the held changes are dropped, the journal is left at its durable end. */
+    private void giveUp() {
+        unwritten = held.size() + queue.size();
+        StoreStall s = stall;
+        LOG.error("state store: closed with {} change(s) not written to {}: {}; the store on disk is consistent "
+                + "and ends with the last acknowledged change", unwritten, s == null ? files.dir() : s.file(),
+                s == null ? "disk error" : s.reason());
+        held.clear();
+        heldCount = 0;
+        buffer.reset();
+    }
+
+    private static String human(Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
     }
 
     /** Marks each persist that a later persist or delete of the same allocation in the batch makes moot. */
@@ -305,11 +438,11 @@ public final class JournalStore implements StateStore {
         return out;
     }
 
-    private void publishDurable(List<Op> batch, boolean[] superseded) {
+    /** Makes the held changes visible to {@link #load} and {@link #handles}, in queue order. */
+    private void publishDurable(List<Op> ops) {
         Set<String> handlesTouched = new HashSet<>();
-        for (int i = 0; i < batch.size(); i++) {
-            Op op = batch.get(i);
-            if (op instanceof PersistOp p && !superseded[i]) {
+        for (Op op : ops) {
+            if (op instanceof PersistOp p) {
                 durable.put(p.state().id(), p.state());
             } else if (op instanceof DeleteOp d) {
                 durable.remove(d.allocId());
@@ -341,31 +474,64 @@ public final class JournalStore implements StateStore {
 
     /**
      * Folds everything into a new snapshot and switches to an empty journal. A failure before the snapshot is
-     * in place leaves the journal in use (retried after another {@code compactBytes}); a failure after it is
-     * fatal (the old journal is obsolete, appending to it would lose data at the next open).
+     * in place leaves the journal in use (retried after another {@code compactBytes}) and removes the partial
+     * temp file (it would only take room on a full disk). Once the snapshot is in place the old journal is
+     * obsolete (appending to it would lose data at the next open): the new journal is created now, or, when that
+     * fails too, by the next write, which holds its changes until it can (the old journal is removed only once
+     * the new one exists, so a crash in between still opens everything).
      */
-    private void compact() throws IOException {
+    private void compact() {
         long gen = journal.gen();
         long t0 = System.nanoTime();
         try {
             Snapshots.write(files, codec, gen, written.values(), handles, jobs);
+        } catch (Snapshots.RenamedNotSynced e) {
+            LOG.warn("state store: syncing {} after compaction failed, moving on to a new journal: {}", files.dir(),
+                    FrameScanner.oneLine(e));
         } catch (IOException e) {
             compactAt = journal.size() + options.compactBytes();
+            try {
+                Files.deleteIfExists(files.snapshotTmp());
+            } catch (IOException ignored) {
+                // removed at the next open
+            }
             LOG.warn("state store: compaction into {} failed, continuing with {}: {}", files.snapshot(),
-                    journal.path(), e.toString());
+                    journal.path(), FrameScanner.oneLine(e));
             return;
         }
-        Journal next = Journal.create(files, gen + 1);
         Journal old = journal;
-        journal = next;
-        compactAt = options.compactBytes();
-        old.close();
         try {
-            Files.delete(old.path());
+            old.close();
         } catch (IOException e) {
-            LOG.warn("state store: could not remove {} (removed at next open): {}", old.path(), e.toString());
+            LOG.debug("state store: closing {}: {}", old.path(), e.toString());
         }
+        journal = null;
+        pendingGen = gen + 1;
+        obsolete = old.path();
+        compactAt = options.compactBytes();
+        try {
+            journal = Journal.create(files, pendingGen);
+            pendingGen = -1;
+        } catch (IOException e) {
+            LOG.warn("state store: cannot create {} after compaction: {}; the next write retries",
+                    files.journal(gen + 1), FrameScanner.oneLine(e));
+            return;
+        }
+        removeObsolete();
         LOG.info("state store: compacted {} allocations into {} in {} ms", written.size(), files.snapshot(),
                 (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    /** Deletes the journal a compaction made obsolete, once its successor exists. */
+    private void removeObsolete() {
+        if (obsolete == null) {
+            return;
+        }
+        try {
+            Files.deleteIfExists(obsolete);
+        } catch (IOException e) {
+            LOG.warn("state store: could not remove {} (removed at next open): {}", obsolete, e.toString());
+        }
+        obsolete = null;
     }
 }

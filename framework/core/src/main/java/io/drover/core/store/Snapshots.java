@@ -24,6 +24,8 @@ final class Snapshots {
      * Writes a snapshot covering journals up to {@code gen} to the temp file, syncs it, renames it over
      * {@code state.snapshot} and syncs the directory. A crash before the rename leaves the old snapshot in force
      * (the temp file is deleted at the next open); after it, the new one.
+     *
+     * @throws RenamedNotSynced when only the final directory sync failed (the snapshot is in place)
      */
     static void write(StoreFiles files, RecordCodec codec, long gen, Collection<AllocationState> allocs,
             Map<String, Map<String, Map<String, String>>> handles, JobRefs jobs) throws IOException {
@@ -52,7 +54,22 @@ final class Snapshots {
             ch.force(true);
         }
         Files.move(tmp, files.snapshot(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        files.syncDir();
+        try {
+            files.syncDir();
+        } catch (IOException e) {
+            throw new RenamedNotSynced(e);
+        }
+    }
+
+    /**
+     * The new snapshot is in place but the directory sync after the rename failed: the journals it covers are
+     * obsolete (a later open prefers the new snapshot if the rename reached the disk), so the writer must move
+     * on to a new journal rather than append to the old one.
+     */
+    static final class RenamedNotSynced extends IOException {
+        RenamedNotSynced(IOException cause) {
+            super(cause.getMessage(), cause);
+        }
     }
 
     /**

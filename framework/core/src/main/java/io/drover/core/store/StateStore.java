@@ -21,9 +21,11 @@ import java.util.Map;
  * engine's per-allocation serial executor does so). A task's events only ever grow: each version's event list
  * starts with the previous version's list; {@link #persist} refuses a state that breaks this.
  *
- * <p><b>Failure.</b> If a write or sync fails, the store stops: the failed batch's callbacks never run, later
- * changes are refused with {@link IllegalStateException}, and the agent must treat it as fatal (an fsync that
- * failed cannot be retried safely).
+ * <p><b>Disk errors.</b> If a write or sync fails (disk full, read-only, I/O error), the changes are held, not
+ * lost and not acknowledged: their callbacks run, in order, once a later attempt has written and synced them
+ * (the attempt rewrites them from the last durable offset, so a failed fsync is never trusted). Later changes
+ * are accepted and held too. Only a change that cannot be encoded at all stops the store: later changes are
+ * then refused with {@link IllegalStateException}.
  */
 public interface StateStore extends AutoCloseable {
 
@@ -33,7 +35,7 @@ public interface StateStore extends AutoCloseable {
      *
      * @param onDurable run on the writer thread once the state is on disk; may be null
      * @throws IllegalArgumentException if a task's events are not an extension of the previous version's
-     * @throws IllegalStateException if the store is closed or failed
+     * @throws IllegalStateException if the store is closed or stopped by an encoding failure
      */
     void persist(AllocationState state, Runnable onDurable);
 
@@ -63,7 +65,9 @@ public interface StateStore extends AutoCloseable {
 
     /**
      * Writes and syncs everything queued, runs its callbacks, then releases the files. Idempotent; later changes
-     * are refused. Called from a callback (the writer thread), it stops the writer without waiting for it.
+     * are refused. While the disk refuses writes it waits a bounded time, then drops what it could not write
+     * (the files stay at their last durable state). Called from a callback (the writer thread), it stops the
+     * writer without waiting for it.
      */
     @Override
     void close();
