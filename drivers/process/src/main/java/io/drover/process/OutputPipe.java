@@ -27,6 +27,7 @@ final class OutputPipe {
     private final AtomicLong dropped = new AtomicLong();
     private volatile long token;
     private boolean closed; // watcher thread only
+    private long droppedByDisk; // log-writer thread only: bytes dropped since the disk last refused a write
 
     OutputPipe(ProcessSupervisor owner, ExitWatcher watcher, LogWriter writer, int fd, RotatingFile file,
             int budget) {
@@ -103,12 +104,26 @@ final class OutputPipe {
         return 0;
     }
 
+    /**
+     * Log-writer thread. A disk that refuses writes (full, read-only) drops the output and counts it: one WARN
+     * when it starts, one when output is written again, so a task printing all day on a full disk does not flood
+     * the agent's log, and the writer thread goes on for every other task.
+     */
     private void write(byte[] data) {
         try {
             file.write(data, 0, data.length);
+            if (droppedByDisk > 0) {
+                LOG.warn("task output written to {} again; {} bytes were dropped while the disk refused them",
+                        file.current(), droppedByDisk);
+                droppedByDisk = 0;
+            }
         } catch (IOException e) {
             dropped.addAndGet(data.length);
-            LOG.warn("cannot write task output to {}: {}", file.current(), e.toString());
+            if (droppedByDisk == 0) {
+                LOG.warn("cannot write task output to {}: {}; dropping it (counted) until the disk takes writes",
+                        file.current(), e.getMessage());
+            }
+            droppedByDisk += data.length;
         } finally {
             pending.addAndGet(-data.length); // after the write: 0 pending means all read bytes are on disk
         }
@@ -126,7 +141,8 @@ final class OutputPipe {
             LOG.warn("cannot close {}: {}", file.current(), e.toString());
         }
         if (dropped.get() > 0) {
-            LOG.warn("{}: {} bytes of task output dropped (disk too slow)", file.current(), dropped.get());
+            LOG.warn("{}: {} bytes of task output dropped (disk too slow, full or read-only)", file.current(),
+                    dropped.get());
         }
     }
 }

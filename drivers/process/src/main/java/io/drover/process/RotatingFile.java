@@ -53,9 +53,8 @@ final class RotatingFile implements AutoCloseable {
             int n = (int) Math.min(len, rotation.maxFileSize() - size);
             ByteBuffer buf = ByteBuffer.wrap(data, off, n);
             while (buf.hasRemaining()) {
-                out.write(buf);
+                size += out.write(buf); // counted as it goes: a write cut short by a full disk still counts
             }
-            size += n;
             off += n;
             len -= n;
         }

@@ -14,6 +14,7 @@ import io.drover.core.state.AllocationState;
 import io.drover.core.state.TaskLifeState;
 import io.drover.core.store.JournalStore;
 import io.drover.core.store.StoreCorruptException;
+import io.drover.core.store.StoreStall;
 import io.drover.driver.api.TaskDriver;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -134,7 +135,8 @@ public final class Agent implements AutoCloseable {
         }
         try {
             http = HttpApi.start(new HttpApi.Services(engine, jobs, catalog,
-                    () -> registry != null ? registry.drivers() : List.<DriverInfo>of(), dataDir, gc),
+                    () -> registry != null ? registry.drivers() : List.<DriverInfo>of(), dataDir, gc,
+                    () -> store.stall().map(Agent::refusal)),
                     config.bindAddr(), config.httpPort(), config.aclToken());
         } catch (IOException | RuntimeException e) {
             collector.close();
@@ -236,11 +238,35 @@ public final class Agent implements AutoCloseable {
     }
 
     /**
-     * Why the state store stopped, if it did: a failed write or sync is fatal (nothing more can be recorded),
-     * so whoever runs the agent polls this and exits non-zero. Empty while the store works. Thread-safe.
+     * Why the state store stopped for good, if it did: a change that cannot be encoded (a bug; disk errors never
+     * stop it, see {@link #storeStall()}), so whoever runs the agent polls this and exits non-zero. Empty while
+     * the store works. Thread-safe.
      */
     public Optional<Throwable> storeFailure() {
         return Optional.ofNullable(store.failure());
+    }
+
+    /**
+     * While the state store cannot write to data_dir (full, read-only, failing disk): which file, why, and how
+     * many changes it holds in memory. The agent stays up meanwhile: reads answer with the durable state, requests
+     * that change state get 503, and everything resumes by itself when the disk takes writes again. Thread-safe.
+     */
+    public Optional<StoreStall> storeStall() {
+        return store.stall();
+    }
+
+    /** The one line a client gets (503) for a change while the store cannot write. */
+    static String refusal(StoreStall stall) {
+        return "data_dir problem: " + stall.describe() + "; the agent refuses changes until it can record them "
+                + "(reads still answer)";
+    }
+
+    /**
+     * Changes the last {@link #close()} could not write because data_dir still refused them (0 when everything
+     * was written). Thread-safe.
+     */
+    public int unwrittenChanges() {
+        return store.unwrittenAtClose();
     }
 
     /** Tasks not dead in allocations not terminal: what a graceful stop leaves running. */
@@ -261,7 +287,9 @@ public final class Agent implements AutoCloseable {
     /**
      * Graceful stop: closes the API (log follows end), shuts the engine down without killing anything, closes
      * the drivers (which leave their tasks running) and stops the agent's threads, returning once the engine's
-     * workers are idle; then closes the state store (what was queued is synced). Idempotent.
+     * workers are idle; then closes the state store (what was queued is synced). While data_dir refuses writes,
+     * the store waits up to 10 s for them, then gives up on what it holds ({@link #unwrittenChanges()}): the
+     * state on disk stays consistent, ending with the last change a client could have seen. Idempotent.
      */
     @Override
     public void close() {
@@ -278,8 +306,14 @@ public final class Agent implements AutoCloseable {
         }
         closeQuietly(runtime);
         awaitWorkers();
-        store.close(); // after the engine: everything it queued is written and synced
-        LOG.info("agent stopped; {} task(s) left running for the next agent to re-attach", live);
+        store.close(); // after the engine: everything it queued is written and synced (bounded wait on a bad disk)
+        int unwritten = store.unwrittenAtClose();
+        if (unwritten > 0) {
+            LOG.error("agent stopped with {} change(s) not written to {}: data_dir refused them; {} task(s) left "
+                    + "running for the next agent to re-attach", unwritten, dataDir.resolve(STATE_DIR), live);
+        } else {
+            LOG.info("agent stopped; {} task(s) left running for the next agent to re-attach", live);
+        }
     }
 
     /**

@@ -5,10 +5,12 @@ import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * {@code drover-http-N} threads with a queue of {@value #QUEUE} exchanges (beyond that the JDK drops the
  * connection). A handler never blocks on a task; long log follows are detached to {@code LogFollowers}. Every
  * exception of a handler is turned into a response (500 for a bug, logged with its stack) and the exchange is
- * closed, so no request can kill a server thread or the agent.
+ * closed, so no request can kill a server thread or the agent. While the agent cannot record changes (its state
+ * store cannot write to data_dir), requests that would change state get 503 and reads keep answering.
  */
 public final class ApiServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ApiServer.class);
@@ -33,12 +36,15 @@ public final class ApiServer implements AutoCloseable {
     private final ThreadPoolExecutor executor;
     private final Router router;
     private final TokenCheck tokens;
+    private final Supplier<Optional<String>> writesRefused;
 
-    private ApiServer(HttpServer server, ThreadPoolExecutor executor, Router router, TokenCheck tokens) {
+    private ApiServer(HttpServer server, ThreadPoolExecutor executor, Router router, TokenCheck tokens,
+            Supplier<Optional<String>> writesRefused) {
         this.server = server;
         this.executor = executor;
         this.router = router;
         this.tokens = tokens;
+        this.writesRefused = writesRefused;
     }
 
     /**
@@ -49,8 +55,12 @@ public final class ApiServer implements AutoCloseable {
      * JVM. The JDK's own limits stay: 200 request headers of at most 384 KiB in all (larger: connection closed).
      *
      * @param aclToken null for no token check
+     * @param writesRefused while it returns a reason, every matched request other than {@code GET}/{@code HEAD}
+     *     (they change state: register, stop, signal, GC) is answered 503 with that one line; called on server
+     *     threads, must be cheap and thread-safe
      */
-    public static ApiServer start(String bindAddr, int port, Router router, String aclToken) throws IOException {
+    public static ApiServer start(String bindAddr, int port, Router router, String aclToken,
+            Supplier<Optional<String>> writesRefused) throws IOException {
         System.setProperty("sun.net.httpserver.nodelay", "true");
         setDefault("sun.net.httpserver.maxReqTime", "30");
         setDefault("jdk.httpserver.maxConnections", String.valueOf(MAX_CONNECTIONS));
@@ -63,7 +73,7 @@ public final class ApiServer implements AutoCloseable {
                 });
         HttpServer server = HttpServer.create(new InetSocketAddress(bindAddr, port), 128);
         server.setExecutor(executor);
-        ApiServer api = new ApiServer(server, executor, router, new TokenCheck(aclToken));
+        ApiServer api = new ApiServer(server, executor, router, new TokenCheck(aclToken), writesRefused);
         server.createContext("/", api::dispatch);
         server.start();
         return api;
@@ -90,6 +100,7 @@ public final class ApiServer implements AutoCloseable {
             tokens.check(exchange.getRequestHeaders());
             Router.Match match = router.match(exchange.getRequestMethod(), exchange.getRequestURI().getRawPath());
             request = new ApiRequest(exchange, match.params());
+            refuseWrites(exchange.getRequestMethod());
             match.handler().handle(request);
         } catch (ApiException e) {
             answerError(request, e.status(), e.getMessage());
@@ -103,6 +114,16 @@ public final class ApiServer implements AutoCloseable {
             if (!request.detached()) {
                 exchange.close();
             }
+        }
+    }
+
+    private void refuseWrites(String method) throws ApiException {
+        if (method.equals("GET") || method.equals("HEAD")) {
+            return;
+        }
+        Optional<String> why = writesRefused.get();
+        if (why.isPresent()) {
+            throw new ApiException(503, why.get());
         }
     }
 

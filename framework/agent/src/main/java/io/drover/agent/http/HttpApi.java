@@ -7,6 +7,7 @@ import io.drover.core.engine.Engine;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -22,9 +23,14 @@ public final class HttpApi implements AutoCloseable {
         this.followers = followers;
     }
 
-    /** What the API serves. {@code gcTrigger} runs on a server thread and must only schedule work. */
+    /**
+     * What the API serves. {@code gcTrigger} runs on a server thread and must only schedule work.
+     * {@code writesRefused} gives the one-line reason why changes cannot be recorded now (empty when they can):
+     * requests that change state then get 503.
+     */
     public record Services(Engine engine, JobRegistry jobs, DriverCatalog drivers,
-            Supplier<List<DriverInfo>> driverInfo, Path dataDir, Runnable gcTrigger) {}
+            Supplier<List<DriverInfo>> driverInfo, Path dataDir, Runnable gcTrigger,
+            Supplier<Optional<String>> writesRefused) {}
 
     /** Builds the routes and starts serving on {@code bindAddr:port} (0: an ephemeral port). */
     public static HttpApi start(Services s, String bindAddr, int port, String aclToken) throws IOException {
@@ -36,7 +42,7 @@ public final class HttpApi implements AutoCloseable {
         new LogsHandler(s.engine(), lookup, s.dataDir(), followers).addRoutes(router);
         new SystemHandler(s.gcTrigger(), s.driverInfo()).addRoutes(router);
         try {
-            return new HttpApi(ApiServer.start(bindAddr, port, router, aclToken), followers);
+            return new HttpApi(ApiServer.start(bindAddr, port, router, aclToken, s.writesRefused()), followers);
         } catch (IOException | RuntimeException e) {
             followers.close();
             throw e;

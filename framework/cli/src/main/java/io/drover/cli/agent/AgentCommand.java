@@ -23,9 +23,11 @@ import picocli.CommandLine.Option;
 /**
  * {@code drover agent -config FILE [-dev]}: the long-running agent with the HTTP API. Runs until SIGTERM or
  * SIGINT, then stops gracefully and leaves tasks running for the next agent to re-attach (as Nomad's client
- * does). Exit codes: 2 for a bad config, 1 when the agent cannot start (data_dir, port, corrupt state store) or
- * its state store fails while it runs (checked every {@value #STORE_CHECK_MILLIS} ms: an fsync that failed
- * cannot be retried, so the agent stops rather than run on without recording).
+ * does). While data_dir refuses writes (full, read-only) the agent stays up: its store holds the changes and
+ * retries, the API refuses changes with 503. Exit codes: 2 for a bad config, 1 when the agent cannot start
+ * (data_dir, port, corrupt state store), when its state store stops for good (a change it cannot encode, checked
+ * every {@value #STORE_CHECK_MILLIS} ms), or when a stop on SIGTERM had to leave changes unwritten because
+ * data_dir still refused them.
  */
 @Command(name = "agent",
         sortOptions = false,
@@ -34,7 +36,8 @@ import picocli.CommandLine.Option;
             "Runs until SIGTERM or Ctrl-C; then stops gracefully and leaves tasks running for the next agent "
                     + "to re-attach.",
             "The banner on stderr names the API address ('API: http://HOST:PORT'), data_dir and drivers."},
-        footer = {"", "Exit codes: 1 the agent could not start or its state store failed, 2 bad config."})
+        footer = {"", "Exit codes: 1 the agent could not start, its state store failed, or a stop left changes "
+                + "unwritten (data_dir full or read-only), 2 bad config."})
 public final class AgentCommand implements Callable<Integer> {
     static final long STORE_CHECK_MILLIS = 250;
 
@@ -69,6 +72,15 @@ public final class AgentCommand implements Callable<Integer> {
             ctx.err().println("==> Caught signal: stopping the agent; tasks are left running for re-attach");
             long live = agent.liveTasks();
             agent.close();
+            int unwritten = agent.unwrittenChanges();
+            if (unwritten > 0) {
+                ctx.err().println("==> Agent stopped; " + unwritten + " change(s) could not be written to "
+                        + agent.dataDir().resolve(Agent.STATE_DIR) + " (data_dir refused them) and are lost; the "
+                        + "state on disk is consistent; " + live + " task(s) left running for the next agent to "
+                        + "re-attach");
+                ctx.err().flush();
+                Runtime.getRuntime().halt(ExitCodes.FAILED); // exit non-zero: the stop was not clean
+            }
             ctx.err().println("==> Agent stopped; " + live + " task(s) left running for the next agent to "
                     + "re-attach");
             ctx.err().flush();

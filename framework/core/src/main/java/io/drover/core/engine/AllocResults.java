@@ -52,7 +52,12 @@ final class AllocResults {
                 g.writeEndObject();
             }
         } catch (IOException e) {
-            log.warn("could not write {}: {}", file, e.toString());
+            log.warn("could not write {}: {}", file, e.getMessage());
+            try {
+                Files.deleteIfExists(file); // no half-written file for a poststop task to misread
+            } catch (IOException ignored) {
+                // a read-only disk: nothing was written either
+            }
         }
     }
 

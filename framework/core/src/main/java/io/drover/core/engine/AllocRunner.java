@@ -225,13 +225,14 @@ final class AllocRunner implements TaskRunnerHost {
             Boolean own = r.task().lifecycle() == null ? null : r.task().lifecycle().gcKill();
             r.record(TaskEvents.garbageCollected(now, reason.wireName(), config.killPolicy().wireName(), own));
         }
+        dirty = true;
         try {
             dirs.delete();
         } catch (IOException | RuntimeException e) {
-            LOG.warn("allocation {}: garbage collected, but its directory {} could not be removed: {}", id,
-                    dirs.root(), e.toString());
+            LOG.warn("allocation {}: garbage collected ({}), record kept, but its directory {} could not be removed: "
+                    + "{}", id, reason.wireName(), dirs.root(), e.getMessage());
+            return;
         }
-        dirty = true;
         LOG.info("allocation {}: garbage collected ({}), directory removed, record kept", id,
                 reason.wireName());
     }
@@ -493,8 +494,9 @@ final class AllocRunner implements TaskRunnerHost {
         try {
             store.persist(next, () -> publishLater(next, done));
         } catch (IllegalStateException e) {
-            // The store failed (an fsync that failed cannot be retried): nothing more can be recorded, and a
-            // state that is not on disk is never shown. The agent treats this as fatal.
+            // The store stopped for good (a change it could not encode) or is closed: nothing more can be
+            // recorded, and a state that is not on disk is never shown. (Disk errors do not throw: the store
+            // holds the change and publishes it once written.) The agent treats a stopped store as fatal.
             LOG.error("allocation {}: state not recorded, the state store failed: {}", id, e.getMessage());
         }
     }
