@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.drover.cli.CliRun;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,8 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A real agent in a child JVM driven by the in-process CLI: the seed's flow ({@code job run}, {@code alloc
- * status -json}), a {@code kill -9} while a task runs and a restart on the same data_dir, a graceful stop, a
- * corrupt store, and client commands with no agent.
+ * status -json}), a {@code kill -9} while a task runs and a restart on the same data_dir, a graceful stop, and
+ * client commands with no agent. A corrupt store: CorruptStoreTest.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class AgentEndToEndTest {
@@ -134,31 +133,6 @@ class AgentEndToEndTest {
         assertThat(a.stderr()).contains("tasks are left running")
                 .containsPattern("Agent stopped; [12] task\\(s\\) left running"); // main, maybe the pending poststop
         assertThat(a.stderr()).doesNotContain("\tat ");
-    }
-
-    @Test
-    void aCorruptStoreFileRefusesTheStartWithOneLineNamingIt() throws Exception {
-        Path config = AgentTestConfig.write(tmp);
-        AgentProcess a = agent(config, "first");
-        String addr = a.awaitAddress(START);
-        assertThat(CliRun.of("job", "run", "-address", addr, AgentTestConfig.job(tmp, "x", "10ms").toString())
-                .exitCode()).isZero();
-        a.terminate();
-        Path journal;
-        try (var files = Files.list(tmp.resolve("data").resolve("state"))) {
-            journal = files.filter(f -> f.getFileName().toString().startsWith("journal-")).findFirst().orElseThrow();
-        }
-        StoreDamage.flipByteInAMiddleRecord(journal);
-
-        AgentProcess second = agent(config, "second");
-        assertThat(second.process().waitFor(30, TimeUnit.SECONDS)).as("the agent refuses to start").isTrue();
-
-        assertThat(second.process().exitValue()).isEqualTo(1);
-        String err = second.stderr();
-        List<String> errors = err.lines().filter(l -> l.startsWith("Error: ")).toList();
-        assertThat(errors).hasSize(1);
-        assertThat(errors.get(0)).contains("state store is corrupt", journal.toString());
-        assertThat(err).doesNotContain("\tat ", "API: ");
     }
 
     @Test

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -22,13 +24,23 @@ final class AgentProcess implements AutoCloseable {
     }
 
     static AgentProcess start(Path config, Path stderr) throws IOException {
+        return start(List.of(), config, stderr);
+    }
+
+    /**
+     * As {@link #start(Path, Path)}, the JVM started through {@code prefix} (e.g. {@code nsenter -t PID -m --},
+     * which execs it: the process is still the agent's JVM).
+     */
+    static AgentProcess start(List<String> prefix, Path config, Path stderr) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         // a kill -9'd agent cannot delete what it extracted to java.io.tmpdir (jffi, the exit-status shim): keep
         // that in the test's directory
         Path tmp = Files.createDirectories(stderr.resolveSibling("agent-tmp"));
-        ProcessBuilder pb = new ProcessBuilder(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+        List<String> command = new ArrayList<>(prefix);
+        command.addAll(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
                 "-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"), "io.drover.cli.Main", "agent", "-config",
-                config.toString())
+                config.toString()));
+        ProcessBuilder pb = new ProcessBuilder(command)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(stderr.toFile());
         pb.environment().remove("DROVER_ADDR");
