@@ -11,7 +11,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A small tmpfs mounted on a directory in a private mount namespace ({@code unshare -m}), so no mount can leak out
+ * A small tmpfs (or a loop-mounted ext4 image) mounted on a directory in a private mount namespace ({@code unshare -m}), so no mount can leak out
  * of the test: a holder shell owns the namespace and waits on its stdin (the test JVM's pipe), so it ends with
  * the test JVM even after a crash, and the mount with it. Agents run inside with {@link #enter()}; the test reaches
  * the files through {@code /proc/<holder>/root}. Needs root (or CAP_SYS_ADMIN), as on this machine and CI.
@@ -31,12 +31,25 @@ final class PrivateTmpfs implements AutoCloseable {
      * @return empty with the reason when this machine does not allow it (not root, no unshare, a sandbox)
      */
     static Optional<PrivateTmpfs> mount(Path dir, String size) throws IOException, InterruptedException {
+        return holder(dir, "mount -t tmpfs -o size=\"$1\",mode=0755 tmpfs \"$0\"", size);
+    }
+
+    /**
+     * Mounts the ext4 file system in {@code image} on {@code dir} through a loop device, with
+     * {@code errors=remount-ro} (an error makes it read-only, as a failing disk would); the loop device is freed
+     * when the namespace ends.
+     */
+    static Optional<PrivateTmpfs> mountExt4(Path dir, Path image) throws IOException, InterruptedException {
+        return holder(dir, "mount -o loop,errors=remount-ro \"$1\" \"$0\"", image.toString());
+    }
+
+    private static Optional<PrivateTmpfs> holder(Path dir, String mount, String arg)
+            throws IOException, InterruptedException {
         Files.createDirectories(dir);
         Process p;
         try {
             p = new ProcessBuilder("unshare", "-m", "--propagation", "private", "--", "sh", "-c",
-                    "mount -t tmpfs -o size=\"$1\",mode=0755 tmpfs \"$0\" && echo mounted && read _", dir.toString(),
-                    size).redirectErrorStream(true).start();
+                    mount + " && echo mounted && read _", dir.toString(), arg).redirectErrorStream(true).start();
         } catch (IOException e) {
             return Optional.empty();
         }
@@ -62,6 +75,16 @@ final class PrivateTmpfs implements AutoCloseable {
     /** {@code path} (under the mounted dir) as the test, outside the namespace, reaches it. */
     Path outside(Path path) {
         return Path.of("/proc/" + holder.pid() + "/root" + path.toAbsolutePath().normalize());
+    }
+
+    /** Runs {@code command} inside the namespace and returns its output (stdout and stderr). */
+    String run(String... command) throws IOException, InterruptedException {
+        List<String> all = new java.util.ArrayList<>(enter());
+        all.addAll(List.of(command));
+        Process p = new ProcessBuilder(all).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        p.waitFor(10, TimeUnit.SECONDS);
+        return out;
     }
 
     /** The mounted directory as seen from outside the namespace. */
