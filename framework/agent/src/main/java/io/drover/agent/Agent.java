@@ -95,7 +95,8 @@ public final class Agent implements AutoCloseable {
         DriverRegistry registry = loadDrivers(config, runtime);
         DriverCatalog catalog = registry != null ? registry : EMPTY;
         Engine engine = new Engine(new EngineConfig(dataDir, config.client().maxKillTimeout(),
-                config.client().gcKillPolicy()), catalog, runtime, store, allocIds);
+                config.client().gcKillPolicy(), config.client().driverStartTimeout()), catalog, runtime, store,
+                allocIds);
         JobRegistry jobs = new JobRegistry(engine);
         ExecutorService gcThread = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "drover-gc");

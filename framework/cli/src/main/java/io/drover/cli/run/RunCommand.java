@@ -93,7 +93,8 @@ public final class RunCommand implements Callable<Integer> {
                 return ExitCodes.USAGE;
             }
             List<AllocationState> allocs;
-            EngineConfig engineConfig = new EngineConfig(data.path(), client.maxKillTimeout(), client.gcKillPolicy());
+            EngineConfig engineConfig = new EngineConfig(data.path(), client.maxKillTimeout(), client.gcKillPolicy(),
+                    client.driverStartTimeout());
             try (Engine engine = new Engine(engineConfig, registry, runtime);
                     LiveStatus live = new LiveStatus(ctx.err(), ctx.errIsTerminal(), verbose, ctx.terminalWidth())) {
                 engine.addListener(live);

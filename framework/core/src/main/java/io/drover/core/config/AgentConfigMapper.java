@@ -22,7 +22,7 @@ final class AgentConfigMapper {
             List.of("data_dir", "plugin_dir", "log_level", "bind_addr", "ports", "client", "acl");
     private static final List<String> CLIENT_KEYS = List.of("gc_interval", "gc_max_allocs",
             "gc_disk_usage_threshold", "gc_inode_usage_threshold", "gc_parallel_destroys", "gc_kill_policy",
-            "max_kill_timeout", "record_retention");
+            "max_kill_timeout", "record_retention", "driver_start_timeout");
     private static final List<String> LOG_LEVELS = List.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR");
 
     private AgentConfigMapper() {}
@@ -80,7 +80,9 @@ final class AgentConfigMapper {
                 "must be preserve_states or kill_poststop, found \"" + policyName + "\""));
         Duration maxKill = r.duration("max_kill_timeout", d.maxKillTimeout(), true);
         Duration retention = r.duration("record_retention", d.recordRetention(), true);
-        return new ClientConfig(gcInterval, maxAllocs, disk, inode, parallel, policy, maxKill, retention);
+        Duration startTimeout = r.duration("driver_start_timeout", d.driverStartTimeout(), true);
+        return new ClientConfig(gcInterval, maxAllocs, disk, inode, parallel, policy, maxKill, retention,
+                startTimeout);
     }
 
     private static Map<String, Map<String, Object>> plugins(MapReader r) throws TreeProblem {

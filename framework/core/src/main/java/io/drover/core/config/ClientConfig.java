@@ -2,7 +2,12 @@ package io.drover.core.config;
 
 import java.time.Duration;
 
-/** The agent config's {@code client} block, with Nomad's (and Drover's) defaults. */
+/**
+ * The agent config's {@code client} block, with Nomad's (and Drover's) defaults.
+ *
+ * @param driverStartTimeout how long a driver may take to start a run before the run is abandoned as a
+ *     recoverable start error (Drover's own key; Nomad has no such limit)
+ */
 public record ClientConfig(
         Duration gcInterval,
         int gcMaxAllocs,
@@ -11,10 +16,21 @@ public record ClientConfig(
         int gcParallelDestroys,
         GcKillPolicy gcKillPolicy,
         Duration maxKillTimeout,
-        Duration recordRetention) {
+        Duration recordRetention,
+        Duration driverStartTimeout) {
+
+    /** The default {@code driver_start_timeout}. */
+    public static final Duration DEFAULT_DRIVER_START_TIMEOUT = Duration.ofMinutes(1);
+
+    /** Without {@code driver_start_timeout}: its default. */
+    public ClientConfig(Duration gcInterval, int gcMaxAllocs, int gcDiskUsageThreshold, int gcInodeUsageThreshold,
+            int gcParallelDestroys, GcKillPolicy gcKillPolicy, Duration maxKillTimeout, Duration recordRetention) {
+        this(gcInterval, gcMaxAllocs, gcDiskUsageThreshold, gcInodeUsageThreshold, gcParallelDestroys, gcKillPolicy,
+                maxKillTimeout, recordRetention, DEFAULT_DRIVER_START_TIMEOUT);
+    }
 
     public static ClientConfig defaults() {
         return new ClientConfig(Duration.ofMinutes(1), 50, 80, 70, 2, GcKillPolicy.PRESERVE_STATES,
-                Duration.ofSeconds(30), Duration.ofHours(24));
+                Duration.ofSeconds(30), Duration.ofHours(24), DEFAULT_DRIVER_START_TIMEOUT);
     }
 }

@@ -22,6 +22,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * one instance. Problem lines are {@code "<plugin_dir>/<file>: <reason>; skipped"}, or
  * {@code "plugin_dir <dir> does not exist"}; they never carry a stack trace and do not depend on PF4J's log.
  *
+ * <p>Each third-party driver is handed out wrapped in an {@link IsolatedDriver}: a plugin's {@code start} runs on
+ * that driver's own bounded pool, never on an engine thread. Drover's own plugins are called directly
+ * ({@link #bundled}).
+ *
  * <p>Thread-safe: fixed after {@link #load}; {@link #close()} may race with lookups, which then see no drivers.
  */
 public final class DriverRegistry implements DriverCatalog, AutoCloseable {
@@ -46,7 +50,28 @@ public final class DriverRegistry implements DriverCatalog, AutoCloseable {
             Timers timers) {
         PluginDirLoader loader = new PluginDirLoader(pluginDir, pluginConfigs, timers);
         DroverPluginManager manager = loader.load();
-        return new DriverRegistry(loader.problems(), loader.drivers(), manager);
+        Map<String, LoadedDriver> isolated = new java.util.LinkedHashMap<>();
+        loader.drivers().forEach((name, d) -> isolated.put(name, bundled(d) ? d : d.isolated(START_THREADS)));
+        return new DriverRegistry(loader.problems(), isolated, manager);
+    }
+
+    /**
+     * Threads each driver's pool may hold for plugin starts ({@link IsolatedDriver}): as many as the engine's pool,
+     * so starts run as parallel as before, and a plugin that blocks in start holds its own threads only.
+     */
+    static final int START_THREADS = Math.max(2, Runtime.getRuntime().availableProcessors());
+
+    /** Plugins built with Drover (Plugin-Provider "Drover"), whose start never blocks: see {@link #bundled}. */
+    private static final Set<String> BUNDLED = Set.of("raw_exec", "java", "mock");
+
+    /**
+     * Whether a driver is one of Drover's own plugins, called directly rather than through {@link IsolatedDriver}:
+     * their start parses the config, spawns (posix_spawn of the shim) and returns, and the extra thread hop costs
+     * launch latency on a loaded machine (docs/faults.md). An operator who installs a JAR claiming to be one of
+     * them trusts it as such.
+     */
+    private static boolean bundled(LoadedDriver d) {
+        return "Drover".equals(d.provider()) && BUNDLED.contains(d.pluginId()) && BUNDLED.contains(d.name());
     }
 
     /** One line per plugin or driver that was skipped, naming its file and the reason, in load order. */

@@ -5,4 +5,11 @@ import java.nio.file.Path;
 
 /** A created, initialised driver and the plugin it came from. Immutable. */
 record LoadedDriver(String name, TaskDriver driver, String pluginId, String version, String provider,
-        Path pluginPath, ClassLoader classLoader) {}
+        Path pluginPath, ClassLoader classLoader) {
+
+    /** The same driver with its plugin's starts on its own pool of at most {@code threads} threads. */
+    LoadedDriver isolated(int threads) {
+        return new LoadedDriver(name, new IsolatedDriver(driver, name, classLoader, threads), pluginId, version,
+                provider, pluginPath, classLoader);
+    }
+}

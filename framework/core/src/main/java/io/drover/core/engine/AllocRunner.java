@@ -284,6 +284,11 @@ final class AllocRunner implements TaskRunnerHost {
     }
 
     @Override
+    public Duration driverStartTimeout() {
+        return config.driverStartTimeout();
+    }
+
+    @Override
     public Optional<TaskDriver> driver(String name) {
         return drivers.driver(name);
     }

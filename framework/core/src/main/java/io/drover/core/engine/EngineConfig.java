@@ -9,5 +9,14 @@ import java.time.Duration;
  *
  * @param dataDir allocation directories go under {@code dataDir/alloc/<alloc-id>}
  * @param maxKillTimeout caps every task's kill_timeout
+ * @param driverStartTimeout how long a driver may take to start a run; then the run is abandoned (a recoverable
+ *     start error) and a start that completes later is discarded
  */
-public record EngineConfig(Path dataDir, Duration maxKillTimeout, GcKillPolicy killPolicy) {}
+public record EngineConfig(Path dataDir, Duration maxKillTimeout, GcKillPolicy killPolicy,
+        Duration driverStartTimeout) {
+
+    /** With the default driver start timeout (1m). */
+    public EngineConfig(Path dataDir, Duration maxKillTimeout, GcKillPolicy killPolicy) {
+        this(dataDir, maxKillTimeout, killPolicy, io.drover.core.config.ClientConfig.DEFAULT_DRIVER_START_TIMEOUT);
+    }
+}

@@ -39,6 +39,11 @@ import org.slf4j.LoggerFactory;
  *
  * Kill escalation is here, not in drivers: kill_signal, then SIGKILL after min(kill_timeout,
  * max_kill_timeout), so every driver gets the same semantics and events.
+ *
+ * <p>A driver that does not answer never holds a task: a start that has not completed within the client's
+ * {@code driver_start_timeout} is abandoned (a recoverable start error, the restart policy applies), and a
+ * kill whose exit the driver never reports is given up {@link #exitGrace() a grace} after SIGKILL ("lost track").
+ * A start that completes after its run was abandoned is discarded: SIGKILL and destroy.
  */
 final class TaskRunner {
     private static final Logger LOG = LoggerFactory.getLogger(TaskRunner.class);
@@ -74,6 +79,8 @@ final class TaskRunner {
     private Timers.Cancellable maxRuntimeTimer;
     private Timers.Cancellable shutdownDelayTimer;
     private Timers.Cancellable abandonStartTimer;
+    private Timers.Cancellable startTimeoutTimer;
+    private Timers.Cancellable exitGraceTimer;
 
     TaskRunner(Task task, TaskRunnerHost host, boolean restartOnSuccess) {
         this.task = task;
@@ -169,7 +176,33 @@ final class TaskRunner {
             started = java.util.concurrent.CompletableFuture.failedFuture(
                     new DriverException("driver error: " + e, false, e));
         }
+        if (started == null) {
+            started = java.util.concurrent.CompletableFuture.failedFuture(
+                    new DriverException("driver error: start returned no stage", false));
+        }
+        Duration startTimeout = host.driverStartTimeout();
+        startTimeoutTimer = host.timers().schedule(startTimeout,
+                () -> host.serial().execute(() -> onStartTimeout(thisRun, startTimeout)));
         started.whenComplete((handle, err) -> host.serial().execute(() -> onStarted(thisRun, handle, err)));
+    }
+
+    /**
+     * The driver did not finish starting the run within driver_start_timeout: the run is abandoned as a
+     * recoverable start error (Nomad's restart policy for driver start errors); a late start is discarded.
+     */
+    private void onStartTimeout(int thisRun, Duration timeout) {
+        if (thisRun != run || step != Step.STARTING) {
+            return;
+        }
+        cancel(abandonStartTimer);
+        record(TaskEvents.driverFailure(now(), "driver \"" + task.driver() + "\" did not finish starting the task "
+                + "within driver_start_timeout (" + io.drover.core.event.GoDuration.format(timeout) + "); "
+                + "the run is abandoned and killed if it ever starts"));
+        if (killRequested) {
+            toDead(true);
+            return;
+        }
+        runEnded(RestartTracker.Outcome.START_ERROR_RECOVERABLE);
     }
 
     private TaskConfig taskConfig() {
@@ -196,6 +229,7 @@ final class TaskRunner {
             return;
         }
         cancel(abandonStartTimer);
+        cancel(startTimeoutTimer);
         if (err != null) {
             Throwable cause = err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
             boolean recoverable = cause instanceof DriverException de && de.recoverable();
@@ -233,8 +267,12 @@ final class TaskRunner {
         CompletionStage<ExitResult> exit;
         try {
             exit = driver.awaitExit(runTaskId);
-        } catch (DriverException | RuntimeException e) {
+        } catch (DriverException | RuntimeException | LinkageError e) {
             exit = java.util.concurrent.CompletableFuture.failedFuture(e);
+        }
+        if (exit == null) {
+            exit = java.util.concurrent.CompletableFuture.failedFuture(
+                    new DriverException("awaitExit returned no stage", false));
         }
         exit.whenComplete((result, e) -> host.serial().execute(() -> onExited(thisRun, result, e)));
     }
@@ -246,18 +284,15 @@ final class TaskRunner {
         cancel(maxRuntimeTimer);
         cancel(escalationTimer);
         cancel(shutdownDelayTimer);
+        cancel(exitGraceTimer);
         ExitResult exit = result;
         if (exit == null) {
             Throwable cause = err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
-            record(TaskEvents.driverFailure(now(), "lost track of the task: " + cause.getMessage()));
+            record(TaskEvents.driverFailure(now(), "lost track of the task: " + describe(cause)));
         } else {
             record(TaskEvents.terminated(now(), exit));
         }
-        try {
-            driver.destroy(runTaskId);
-        } catch (RuntimeException e) {
-            log.warn("driver {} failed to destroy task {}", task.driver(), runTaskId, e);
-        }
+        destroyRun(runTaskId);
         host.taskHandle(this, null);
         if (killRequested) {
             record(TaskEvents.killed(now(), ""));
@@ -266,6 +301,19 @@ final class TaskRunner {
         }
         runEnded(exit != null && exit.successful() ? RestartTracker.Outcome.SUCCESS
                 : RestartTracker.Outcome.FAILURE);
+    }
+
+    /** Releases a run in its driver; a driver that throws is logged, never propagated. */
+    private void destroyRun(String taskId) {
+        try {
+            driver.destroy(taskId);
+        } catch (RuntimeException | LinkageError e) {
+            log.warn("driver {} failed to destroy task {}: {}", task.driver(), taskId, describe(e));
+        }
+    }
+
+    private static String describe(Throwable t) {
+        return t.getMessage() == null ? t.toString() : t.getMessage();
     }
 
     private void runEnded(RestartTracker.Outcome outcome) {
@@ -461,6 +509,41 @@ final class TaskRunner {
         String runId = runTaskId;
         Duration left = Duration.between(host.timers().now(), killingAt.plus(timeout));
         escalationTimer = host.timers().schedule(left, () -> escalateAtDeadline(thisRun, runDriver, runId));
+        awaitExitAfterKill(thisRun, left);
+    }
+
+    /**
+     * How long the exit may take after SIGKILL before the driver is taken to have lost track of the task: the
+     * kill timeout again, at least 5 s. SIGKILL must end a task (SPI contract), so only a broken driver
+     * (its internal thread died, its exit future is never completed) reaches it.
+     */
+    private Duration exitGrace() {
+        Duration t = killTimeout();
+        return t.compareTo(MIN_EXIT_GRACE) < 0 ? MIN_EXIT_GRACE : t;
+    }
+
+    private static final Duration MIN_EXIT_GRACE = Duration.ofSeconds(5);
+
+    /** Arms the give-up for a run whose SIGKILL goes out {@code sigkillIn} from now. */
+    private void awaitExitAfterKill(int thisRun, Duration sigkillIn) {
+        cancel(exitGraceTimer);
+        Duration grace = exitGrace();
+        exitGraceTimer = host.timers().schedule(sigkillIn.plus(grace),
+                () -> host.serial().execute(() -> onNoExitAfterKill(thisRun, grace)));
+    }
+
+    /** The driver never reported the end of a run it was told to SIGKILL: the run ends as lost, the stop goes on. */
+    private void onNoExitAfterKill(int thisRun, Duration grace) {
+        if (thisRun != run || step != Step.KILLING) {
+            return;
+        }
+        cancel(escalationTimer);
+        record(TaskEvents.driverFailure(now(), "lost track of the task: driver \"" + task.driver()
+                + "\" did not report its end within " + io.drover.core.event.GoDuration.format(grace)
+                + " of SIGKILL"));
+        destroyRun(runTaskId);
+        host.taskHandle(this, null);
+        toDead(true);
     }
 
     /**
@@ -476,11 +559,11 @@ final class TaskRunner {
             runDriver.signal(runId, Signals.SIGKILL);
         } catch (TaskNotFoundException e) {
             // already gone: its exit is on the way
-        } catch (DriverException | RuntimeException e) {
-            LOG.warn("could not send SIGKILL to task {}: {}", task.name(), e.getMessage());
+        } catch (DriverException | RuntimeException | LinkageError e) {
+            LOG.warn("could not send SIGKILL to task {}: {}", task.name(), describe(e));
             host.serial().execute(() -> {
                 if (thisRun == run && step == Step.KILLING) {
-                    record(TaskEvents.killed(now(), "failed to kill task: " + e.getMessage()));
+                    record(TaskEvents.killed(now(), "failed to kill task: " + describe(e)));
                 }
             });
         }
@@ -491,6 +574,7 @@ final class TaskRunner {
             return;
         }
         deliver(Signals.SIGKILL);
+        awaitExitAfterKill(thisRun, Duration.ZERO);
     }
 
     /** @return false when the signal could not be delivered (the caller escalates) */
@@ -500,10 +584,10 @@ final class TaskRunner {
             return true;
         } catch (TaskNotFoundException e) {
             return true; // already gone: its exit is on the way
-        } catch (DriverException | RuntimeException e) {
-            log.warn("could not send {} to task {}: {}", signal, task.name(), e.getMessage());
+        } catch (DriverException | RuntimeException | LinkageError e) {
+            log.warn("could not send {} to task {}: {}", signal, task.name(), describe(e));
             if (Signals.SIGKILL.equals(signal)) {
-                record(TaskEvents.killed(now(), "failed to kill task: " + e.getMessage()));
+                record(TaskEvents.killed(now(), "failed to kill task: " + describe(e)));
             }
             return false;
         }
@@ -521,10 +605,10 @@ final class TaskRunner {
     private void discard(String taskId) {
         try {
             driver.signal(taskId, Signals.SIGKILL);
-        } catch (DriverException | RuntimeException e) {
-            log.debug("discarding stale run {}: {}", taskId, e.getMessage());
+        } catch (DriverException | RuntimeException | LinkageError e) {
+            log.debug("discarding stale run {}: {}", taskId, describe(e));
         }
-        driver.destroy(taskId);
+        destroyRun(taskId);
     }
 
     private void toDead(boolean failed) {
@@ -533,6 +617,8 @@ final class TaskRunner {
         cancel(maxRuntimeTimer);
         cancel(shutdownDelayTimer);
         cancel(abandonStartTimer);
+        cancel(startTimeoutTimer);
+        cancel(exitGraceTimer);
         step = Step.DEAD;
         state = new TaskState(TaskLifeState.DEAD, failed || state.failed(), state.restarts(), state.lastRestart(),
                 state.startedAt(), host.timers().now(), state.events());

@@ -32,6 +32,9 @@ interface TaskRunnerHost {
 
     Duration maxKillTimeout();
 
+    /** How long a driver may take to start a run (client {@code driver_start_timeout}). */
+    Duration driverStartTimeout();
+
     Optional<TaskDriver> driver(String name);
 
     /** Nomad's runtime variables of a task plus what the allocation adds (poststop result variables). */

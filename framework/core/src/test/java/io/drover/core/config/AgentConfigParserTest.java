@@ -59,6 +59,7 @@ class AgentConfigParserTest {
                   gc_inode_usage_threshold = 90
                   gc_kill_policy           = "kill_poststop"
                   record_retention         = "1h"
+                  driver_start_timeout     = "90s"
                 }
                 plugin "raw_exec" {
                   config {
@@ -82,6 +83,7 @@ class AgentConfigParserTest {
         assertThat(config.client().gcInodeUsageThreshold()).isEqualTo(90);
         assertThat(config.client().gcKillPolicy()).isEqualTo(GcKillPolicy.KILL_POSTSTOP);
         assertThat(config.client().recordRetention()).isEqualTo(Duration.ofHours(1));
+        assertThat(config.client().driverStartTimeout()).isEqualTo(Duration.ofSeconds(90));
         assertThat(config.client().gcInterval()).as("default kept").isEqualTo(Duration.ofMinutes(1));
         assertThat(config.plugins()).containsOnlyKeys("raw_exec", "java", "mock");
         assertThat(config.plugins().get("java"))
@@ -107,7 +109,8 @@ class AgentConfigParserTest {
                     "gc_parallel_destroys": 2,
                     "gc_kill_policy": "preserve_states",
                     "max_kill_timeout": "30s",
-                    "record_retention": "24h"
+                    "record_retention": "24h",
+                    "driver_start_timeout": "1m"
                   },
                   "plugin": {"raw_exec": {"config": {"enabled": true}}}
                 }
@@ -130,6 +133,10 @@ class AgentConfigParserTest {
                         "a.hcl:2: client > gc_interval: unknown unit"),
                 Arguments.of("a.hcl", "client {\n  max_kill_timeout = \"0s\"\n}\n", 2,
                         "a.hcl:2: client > max_kill_timeout: must be positive"),
+                Arguments.of("a.hcl", "client {\n  driver_start_timeout = \"0s\"\n}\n", 2,
+                        "a.hcl:2: client > driver_start_timeout: must be positive"),
+                Arguments.of("a.hcl", "client {\n  driver_start_timeout = \"soon\"\n}\n", 2,
+                        "a.hcl:2: client > driver_start_timeout:"),
                 Arguments.of("a.hcl", "client {\n\n  gc_kill_policy = \"kill_all\"\n}\n", 3,
                         "a.hcl:3: client > gc_kill_policy: must be preserve_states or kill_poststop, found \"kill_all\""),
                 Arguments.of("a.hcl", "client {\n  gc_disk_usage_threshold = 180\n}\n", 2,

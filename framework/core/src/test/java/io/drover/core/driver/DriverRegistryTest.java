@@ -55,7 +55,8 @@ class DriverRegistryTest {
         assertThat(registry.problems()).isEmpty();
         assertThat(registry.names()).containsExactly("fake");
         TaskDriver driver = registry.driver("fake").orElseThrow();
-        assertThat(driver.getClass().getClassLoader()).isNotSameAs(FakeDriver.class.getClassLoader());
+        assertThat(((IsolatedDriver) driver).plugin().getClass().getClassLoader())
+                .isNotSameAs(FakeDriver.class.getClassLoader());
         assertThat(registry.driver("fake")).containsSame(driver); // one cached instance
         assertThat(driver.awaitExit("t").toCompletableFuture().join().successful()).isTrue();
         assertThat(registry.driver("nope")).isEmpty();

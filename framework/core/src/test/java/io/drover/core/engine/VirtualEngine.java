@@ -45,7 +45,7 @@ final class VirtualEngine {
     }
 
     VirtualEngine(Path dataDir, TaskDriver driver, Duration maxKillTimeout) {
-        this(dataDir, driver, maxKillTimeout, null);
+        this(dataDir, driver, maxKillTimeout, (io.drover.core.store.StateStore) null);
     }
 
     VirtualEngine(Path dataDir, TaskDriver driver, Duration maxKillTimeout, io.drover.core.store.StateStore real) {
@@ -55,6 +55,11 @@ final class VirtualEngine {
     VirtualEngine(Path dataDir, TaskDriver driver, Duration maxKillTimeout, io.drover.core.store.StateStore real,
             GcKillPolicy killPolicy) {
         this(dataDir, driver, maxKillTimeout, real, killPolicy, T0);
+    }
+
+    /** An engine whose client sets {@code driver_start_timeout}. */
+    VirtualEngine(Path dataDir, TaskDriver driver, Duration maxKillTimeout, Duration driverStartTimeout) {
+        this(dataDir, driver, maxKillTimeout, null, GcKillPolicy.PRESERVE_STATES, T0, driverStartTimeout);
     }
 
     /**
@@ -67,6 +72,12 @@ final class VirtualEngine {
 
     private VirtualEngine(Path dataDir, TaskDriver driver, Duration maxKillTimeout,
             io.drover.core.store.StateStore real, GcKillPolicy killPolicy, Instant start) {
+        this(dataDir, driver, maxKillTimeout, real, killPolicy, start,
+                io.drover.core.config.ClientConfig.DEFAULT_DRIVER_START_TIMEOUT);
+    }
+
+    private VirtualEngine(Path dataDir, TaskDriver driver, Duration maxKillTimeout,
+            io.drover.core.store.StateStore real, GcKillPolicy killPolicy, Instant start, Duration startTimeout) {
         this.timers = new VirtualTimers(start);
         this.store = real == null ? null : new CountingStore(real);
         try {
@@ -86,7 +97,7 @@ final class VirtualEngine {
             }
         };
         AtomicInteger n = new AtomicInteger();
-        engine = new Engine(new EngineConfig(dataDir, maxKillTimeout, killPolicy), catalog,
+        engine = new Engine(new EngineConfig(dataDir, maxKillTimeout, killPolicy, startTimeout), catalog,
                 new EngineRuntime(timers, executor, null), this.store,
                 () -> String.format("alloc-%04d", n.incrementAndGet()));
         engine.addListener(published::add);
