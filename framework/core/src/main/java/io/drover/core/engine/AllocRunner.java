@@ -65,7 +65,7 @@ final class AllocRunner implements TaskRunnerHost {
     private final io.drover.core.store.StateStore store;
     private final List<TaskRunner> runners = new ArrayList<>();
     private final CompletableFuture<AllocationState> terminal = new CompletableFuture<>();
-    /** Completes when a state of the allocation is on disk (at once for a resumed one): only then is it shown. */
+    /** Completes when a state of the allocation is on disk (at once for a resumed one). */
     private final CompletableFuture<Void> recorded = new CompletableFuture<>();
     private final long createTime;
 
@@ -130,8 +130,8 @@ final class AllocRunner implements TaskRunnerHost {
     }
 
     /**
-     * Completes once a state of this allocation is durable. Until then it is not shown to clients: an agent killed
-     * before that forgets it, so no client may have seen it (persist, then publish).
+     * Completes once a state of this allocation is durable: an agent killed before that forgets the allocation
+     * (the API answers a placement only then).
      */
     CompletableFuture<Void> recorded() {
         return recorded;

@@ -148,9 +148,12 @@ public final class Engine implements AutoCloseable {
         return created.stream().map(AllocRunner::snapshot).toList();
     }
 
-    /** The allocation's latest durable state; empty until a state of it is on disk ({@link #recorded}). */
+    /**
+     * The allocation's latest published state. A new allocation is listed at once, with its first snapshot (no
+     * events), before anything of it is on disk: {@link #recorded} tells when its id survives a kill.
+     */
     public Optional<AllocationState> allocation(String id) {
-        return Optional.ofNullable(allocs.get(id)).filter(r -> r.recorded().isDone()).map(AllocRunner::snapshot);
+        return Optional.ofNullable(allocs.get(id)).map(AllocRunner::snapshot);
     }
 
     /**
@@ -164,7 +167,7 @@ public final class Engine implements AutoCloseable {
 
     /** Every allocation, oldest first. */
     public List<AllocationState> allocations() {
-        return allocs.values().stream().filter(r -> r.recorded().isDone()).map(AllocRunner::snapshot)
+        return allocs.values().stream().map(AllocRunner::snapshot)
                 .sorted(Comparator.comparingLong(AllocationState::createTime).thenComparing(AllocationState::id))
                 .toList();
     }
