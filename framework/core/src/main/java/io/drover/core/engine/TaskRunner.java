@@ -158,10 +158,8 @@ final class TaskRunner {
                 if (thisRun != run || step != Step.STARTING) {
                     return;
                 }
-                if (killRequested) {
-                    toDead(false); // stopped before it ever ran
-                    return;
-                }
+                // a stop that came meanwhile is handled as before this wait: the run starts, then is killed
+                // (Started, Killing, Terminated, Killed), unless the start was abandoned
                 callDriverStart(thisRun);
             });
             return;
