@@ -17,8 +17,11 @@ import java.util.Random;
  * {@code marks/<job>.<task>.runs}, so a re-run or a run the agent never reported shows.
  */
 final class ChurnJobs {
-    /** A task whose runs are counted: which job and task, and the exit code it ends with when not killed. */
-    record Counted(String jobId, String task, String driver, int exitCode, Path runs) {}
+    /**
+     * A task whose runs are counted: which job and task, the exit code it ends with when not killed, and the number
+     * of its kill_signal.
+     */
+    record Counted(String jobId, String task, String driver, int exitCode, int killSignal, Path runs) {}
 
     private final Path dir;
     private final Path marks;
@@ -107,7 +110,8 @@ final class ChurnJobs {
 
     private String raw(String id, String name, Random rnd, int code, String sleep, boolean ignoreTerm,
             String lifecycle) {
-        Path mark = mark(id, name, "raw_exec", code);
+        String killSignal = rnd.nextBoolean() ? "SIGTERM" : "SIGINT";
+        Path mark = mark(id, name, "raw_exec", code, killSignal.equals("SIGTERM") ? 15 : 2);
         return """
                     task "%s" {
                       driver       = "raw_exec"
@@ -119,13 +123,13 @@ final class ChurnJobs {
                         args    = ["%s", "%s", "%d", "%s", "%s"]
                       }
                     }
-                """.formatted(name, rnd.nextBoolean() ? "SIGTERM" : "SIGINT", 100 + rnd.nextInt(400), lifecycle,
+                """.formatted(name, killSignal, 100 + rnd.nextInt(400), lifecycle,
                 script, mark, code, sleep, ignoreTerm ? "ignore" : "-");
     }
 
     private String java(String id, String name, Random rnd) {
         int code = rnd.nextInt(3) == 0 ? 3 : 0;
-        Path mark = mark(id, name, "java", code);
+        Path mark = mark(id, name, "java", code, 15);
         return """
                     task "%s" {
                       driver       = "java"
@@ -164,9 +168,9 @@ final class ChurnJobs {
         return "%d.%03d".formatted(ms / 1000, ms % 1000);
     }
 
-    private Path mark(String id, String task, String driver, int code) {
+    private Path mark(String id, String task, String driver, int code, int killSignal) {
         Path mark = marks.resolve(id + "." + task);
-        counted.put(id + "." + task, new Counted(id, task, driver, code, Path.of(mark + ".runs")));
+        counted.put(id + "." + task, new Counted(id, task, driver, code, killSignal, Path.of(mark + ".runs")));
         return mark;
     }
 }
