@@ -154,17 +154,34 @@ public final class SupervisedTasks {
         });
     }
 
-    /** The task's environment, plus the agent's PATH when the task sets none (as raw_exec and java do). */
+    /**
+     * The task's environment, plus the agent's PATH when the task sets none (as raw_exec and java do), plus the
+     * run's id and task directory ({@link UnrecordedRuns#RUN_ID_VAR}, {@link UnrecordedRuns#RUN_DIR_VAR}) by which
+     * a later agent finds the run if its handle was never recorded ({@link #killUnrecordedRuns}).
+     */
     public static Map<String, String> envWithAgentPath(TaskConfig task) {
-        if (task.env().containsKey("PATH")) {
-            return task.env();
-        }
         Map<String, String> env = new HashMap<>(task.env());
         String agentPath = System.getenv("PATH");
-        if (agentPath != null) {
+        if (!env.containsKey("PATH") && agentPath != null) {
             env.put("PATH", agentPath);
         }
+        env.put(UnrecordedRuns.RUN_ID_VAR, task.taskId());
+        env.put(UnrecordedRuns.RUN_DIR_VAR, task.taskDir().toString());
         return env;
+    }
+
+    /**
+     * The drivers' {@code TaskDriver.killUnrecordedRuns}: kills the processes of runs under {@code allocRoot}
+     * not in {@code keep} (an earlier agent died before recording their handles), found by their environment
+     * ({@link UnrecordedRuns}); logs each at WARN. Blocks for a /proc scan; called once at agent start.
+     *
+     * @return the run ids killed
+     */
+    public java.util.Set<String> killUnrecordedRuns(java.nio.file.Path allocRoot, java.util.Set<String> keep) {
+        Map<String, java.util.List<Long>> killed = UnrecordedRuns.kill(allocRoot, keep);
+        killed.forEach((run, pids) -> LOG.warn("{}: killed unrecorded run {}: processes {} (an earlier agent started "
+                + "it and died before recording its handle)", driverName, run, pids));
+        return killed.keySet();
     }
 
     /** Output through pipes to files rotated per the task's {@code logs} block. */

@@ -61,6 +61,11 @@ public final class JobRegistry {
         this.engine = engine;
     }
 
+    /** Completes once every allocation the registration placed is on disk (see {@code Engine.recorded}). */
+    public java.util.concurrent.CompletableFuture<Void> recorded(Registration reg) {
+        return engine.recorded(reg.placed().stream().map(AllocationState::id).toList());
+    }
+
     /**
      * Registers (or re-registers) a validated job and places its allocations.
      *

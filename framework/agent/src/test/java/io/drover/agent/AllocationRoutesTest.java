@@ -57,6 +57,8 @@ class AllocationRoutesTest {
     @Test
     void aReadAfterAChangeShowsTheNewSnapshotNotACachedOne() throws Exception {
         String id = api.agent.jobs().register(batch("j", 1, task("web", "run_for", "1h"))).placed().get(0).id();
+        // settled first: the task starts a store round trip after its Task Setup (the intent before the run)
+        Await.until("web running", () -> api.alloc(id).clientStatus().wireName().equals("running"));
         String first = api.get("/v1/allocation/" + id).body();
         assertThat(api.get("/v1/allocation/" + id).body()).isEqualTo(first); // unchanged: same bytes
         api.agent.engine().stop(id);

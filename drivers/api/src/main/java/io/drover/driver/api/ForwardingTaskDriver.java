@@ -76,6 +76,11 @@ public abstract class ForwardingTaskDriver implements TaskDriver {
     }
 
     @Override
+    public java.util.Set<String> killUnrecordedRuns(java.nio.file.Path allocRoot, java.util.Set<String> keep) {
+        return delegate.killUnrecordedRuns(allocRoot, keep);
+    }
+
+    @Override
     public void close() {
         delegate.close();
     }

@@ -111,6 +111,23 @@ public interface TaskDriver extends ExtensionPoint {
         throw new DriverException(name() + " cannot recover tasks", false);
     }
 
+    /**
+     * Kills whatever an earlier agent started through this driver for a run whose handle the host never recorded:
+     * an agent killed between a driver's {@link #start} and the durable record of its handle leaves a run that no
+     * {@link #recover} will find (a process leak and a run nobody reports). Called once by the host when it
+     * starts, before any {@link #recover} or {@link #start}, on the starting thread; may block for a scan of the
+     * machine's processes. Idempotent. The default (a driver whose tasks die with the agent) kills nothing.
+     *
+     * @param allocRoot the host's allocation directory ({@code data_dir/alloc}): only runs whose task directory is
+     *     under it are the host's
+     * @param keep the run ids ({@link TaskConfig#taskId()}) whose handles the host recorded: left alone, the host
+     *     re-attaches them next
+     * @return the run ids whose processes were killed
+     */
+    default java.util.Set<String> killUnrecordedRuns(java.nio.file.Path allocRoot, java.util.Set<String> keep) {
+        return java.util.Set.of();
+    }
+
     /** Called once when the host shuts down; tasks are left running (the host decides about them). */
     default void close() {}
 }

@@ -22,6 +22,8 @@ import org.slf4j.LoggerFactory;
 public final class JobsHandler {
     private static final Logger LOG = LoggerFactory.getLogger(JobsHandler.class);
 
+    private static final java.time.Duration RECORDED_TIMEOUT = java.time.Duration.ofSeconds(30);
+
     private final JobRegistry registry;
     private final DriverCatalog drivers;
 
@@ -73,6 +75,13 @@ public final class JobsHandler {
             reg = registry.register(job);
         } catch (IllegalStateException e) {
             throw new ApiException(503, "agent is shutting down");
+        }
+        try {
+            // the ids answered must survive a kill -9: wait (a group commit, milliseconds) until they are on disk
+            registry.recorded(reg).get(RECORDED_TIMEOUT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+            throw new ApiException(503, "job " + job.id() + " placed, but its allocations were not recorded on disk "
+                    + "within " + RECORDED_TIMEOUT.toSeconds() + " s");
         }
         LOG.info("job {} registered (version {}): {} allocation(s)", job.id(), reg.entry().version(),
                 reg.placed().size());

@@ -65,6 +65,8 @@ final class AllocRunner implements TaskRunnerHost {
     private final io.drover.core.store.StateStore store;
     private final List<TaskRunner> runners = new ArrayList<>();
     private final CompletableFuture<AllocationState> terminal = new CompletableFuture<>();
+    /** Completes when a state of the allocation is on disk (at once for a resumed one). */
+    private final CompletableFuture<Void> recorded = new CompletableFuture<>();
     private final long createTime;
 
     private Phase phase = Phase.INIT;
@@ -79,6 +81,8 @@ final class AllocRunner implements TaskRunnerHost {
     private io.drover.core.gc.GcReason pendingDestroy;
     private CompletableFuture<DestroyOutcome> pendingDestroyDone;
     private volatile AllocationState snapshot;
+    /** Actions waiting for the changes recorded so far to be durable ({@link #afterDurable}). */
+    private List<Runnable> afterDurable = new ArrayList<>();
 
     /**
      * @param createTime unix nanos of a recorded allocation, or -1 for a new one (now)
@@ -123,6 +127,14 @@ final class AllocRunner implements TaskRunnerHost {
 
     CompletableFuture<AllocationState> terminal() {
         return terminal;
+    }
+
+    /**
+     * Completes once a state of this allocation is durable: an agent killed before that forgets the allocation
+     * (the API answers a placement only then).
+     */
+    CompletableFuture<Void> recorded() {
+        return recorded;
     }
 
     /** Starts the allocation. Called once. */
@@ -315,6 +327,12 @@ final class AllocRunner implements TaskRunnerHost {
     }
 
     @Override
+    public void afterDurable(Runnable action) {
+        afterDurable.add(action);
+        dirty = true;
+    }
+
+    @Override
     public void taskChanged(TaskRunner runner, boolean transition) {
         dirty = true;
         if (transition) {
@@ -492,12 +510,26 @@ final class AllocRunner implements TaskRunnerHost {
         dirty = false;
         AllocationState next = buildSnapshot();
         boolean done = phase == Phase.DONE;
+        List<Runnable> waiting = afterDurable;
+        if (!waiting.isEmpty()) {
+            afterDurable = new ArrayList<>();
+        }
         if (store == null) {
             publish(next, done);
+            waiting.forEach(serial::execute);
             return;
         }
         try {
-            store.persist(next, () -> publishLater(next, done));
+            store.persist(next, () -> {
+                publishLater(next, done);
+                if (!waiting.isEmpty()) {
+                    try {
+                        waiting.forEach(serial::execute);
+                    } catch (java.util.concurrent.RejectedExecutionException e) {
+                        LOG.debug("allocation {}: the agent is shut down, a task start is dropped", id);
+                    }
+                }
+            });
         } catch (IllegalStateException e) {
             // The store stopped for good (a change it could not encode) or is closed: nothing more can be
             // recorded, and a state that is not on disk is never shown. (Disk errors do not throw: the store
@@ -522,6 +554,7 @@ final class AllocRunner implements TaskRunnerHost {
     /** Persist, then publish: readers and listeners only ever see durable states. */
     private void publish(AllocationState next, boolean done) {
         snapshot = next;
+        recorded.complete(null);
         publisher.accept(next);
         if (done && !terminal.isDone()) {
             terminal.complete(next);
@@ -547,8 +580,9 @@ final class AllocRunner implements TaskRunnerHost {
      * continues from where the record says it was: a terminal allocation stays as it is, the others go on
      * (a lost task fails the allocation, so the others are stopped and poststop tasks run).
      */
-    void resume(AllocationState stored, Map<String, Map<String, String>> handles) {
+    void resume(AllocationState stored, Map<String, Map<String, String>> handles, java.util.Set<String> unrecorded) {
         snapshot = stored;
+        recorded.complete(null);
         serial.execute(() -> {
             for (TaskRunner r : runners) {
                 TaskState s = stored.taskStates().get(r.name());
@@ -572,7 +606,10 @@ final class AllocRunner implements TaskRunnerHost {
                     r.recover(Handles.fromMap(handle));
                 } else if (r.everStarted() || r.state().events().stream()
                         .anyMatch(e -> e.type() == io.drover.core.event.TaskEventType.TASK_SETUP)) {
-                    r.lost("no handle was recorded for its run");
+                    String runs = id + "/" + r.name() + "/";
+                    r.lost(unrecorded.stream().anyMatch(run -> run.startsWith(runs))
+                            ? "no handle was recorded for its run, whose processes were found and killed"
+                            : "no handle was recorded for its run");
                 }
             }
             phase = resumePhase();

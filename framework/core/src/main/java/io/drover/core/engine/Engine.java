@@ -7,9 +7,11 @@ import io.drover.core.state.AllocationState;
 import io.drover.core.store.StateStore;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -71,15 +73,51 @@ public final class Engine implements AutoCloseable {
             return 0;
         }
         List<AllocationState> stored = store.load();
+        Set<String> unrecorded = killUnrecordedRuns(stored);
         for (AllocationState s : stored) {
             TaskGroup group = s.job().group(s.taskGroup()).orElseThrow(() -> new IllegalStateException(
                     "stored allocation " + s.id() + " names group " + s.taskGroup() + " missing from its job"));
             AllocRunner runner = new AllocRunner(s.id(), s.job(), group, s.index(), config, drivers, runtime, store,
                     this::publish, s.createTime());
             allocs.put(s.id(), runner);
-            runner.resume(s, store.handles(s.id()));
+            runner.resume(s, store.handles(s.id()), unrecorded);
         }
         return stored.size();
+    }
+
+    /**
+     * Before anything is re-attached or started: each driver kills what an earlier agent started for a run whose
+     * handle it never recorded (killed between a driver's start and the durable record of the handle), so such a
+     * run neither leaks nor runs unreported (docs/process-supervision.md, "Runs without a recorded handle").
+     *
+     * @return the run ids killed
+     */
+    private Set<String> killUnrecordedRuns(List<AllocationState> stored) {
+        Set<String> keep = new HashSet<>();
+        for (AllocationState s : stored) {
+            store.handles(s.id()).values().forEach(h -> {
+                if (!h.isEmpty()) {
+                    keep.add(Handles.fromMap(h).taskId());
+                }
+            });
+        }
+        Set<String> killed = new HashSet<>();
+        java.nio.file.Path allocRoot = config.dataDir().resolve("alloc");
+        for (String name : drivers.names()) {
+            drivers.driver(name).ifPresent(d -> {
+                try {
+                    killed.addAll(d.killUnrecordedRuns(allocRoot, keep));
+                } catch (RuntimeException | LinkageError e) {
+                    LOG.warn("driver {} failed to kill the runs an earlier agent left unrecorded: {}", name,
+                            e.toString());
+                }
+            });
+        }
+        for (String run : killed) {
+            LOG.warn("run {} was started by an earlier agent that died before recording it: its processes were "
+                    + "killed", run);
+        }
+        return killed;
     }
 
     /**
@@ -110,8 +148,21 @@ public final class Engine implements AutoCloseable {
         return created.stream().map(AllocRunner::snapshot).toList();
     }
 
+    /**
+     * The allocation's latest published state. A new allocation is listed at once, with its first snapshot (no
+     * events), before anything of it is on disk: {@link #recorded} tells when its id survives a kill.
+     */
     public Optional<AllocationState> allocation(String id) {
         return Optional.ofNullable(allocs.get(id)).map(AllocRunner::snapshot);
+    }
+
+    /**
+     * Completes once a state of each of these allocations is on disk (placement is durable), so that an id given
+     * to a client survives a {@code kill -9} of the agent. Unknown ids count as recorded.
+     */
+    public CompletableFuture<Void> recorded(List<String> allocIds) {
+        return CompletableFuture.allOf(allocIds.stream().map(allocs::get).filter(java.util.Objects::nonNull)
+                .map(AllocRunner::recorded).toArray(CompletableFuture[]::new));
     }
 
     /** Every allocation, oldest first. */

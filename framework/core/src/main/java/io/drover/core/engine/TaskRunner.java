@@ -159,7 +159,22 @@ final class TaskRunner {
                 toDead(true);
                 return;
             }
+            // The intent before the run: a later agent that finds Task Setup but no handle knows a run may have
+            // started (it kills it and marks the task Not Recovered) instead of starting the task a second time.
+            host.afterDurable(() -> {
+                if (thisRun != run || step != Step.STARTING) {
+                    return;
+                }
+                // a stop that came meanwhile is handled as before this wait: the run starts, then is killed
+                // (Started, Killing, Terminated, Killed), unless the start was abandoned
+                callDriverStart(thisRun);
+            });
+            return;
         }
+        callDriverStart(thisRun);
+    }
+
+    private void callDriverStart(int thisRun) {
         driver = host.driver(task.driver()).orElse(null);
         if (driver == null) {
             record(TaskEvents.driverFailure(now(), "driver \"" + task.driver() + "\" is not loaded"));
@@ -393,11 +408,19 @@ final class TaskRunner {
             lost(e.getMessage() == null ? e.toString() : e.getMessage());
             return;
         }
+        // the handle is written before the Started event: an agent killed between the two leaves a run whose
+        // Started event this agent records now, with the run's true start time
+        boolean startedUnrecorded = state.state() != TaskLifeState.RUNNING;
         run++;
         runTaskId = recovered.taskId();
         runStartedAt = persistedStart(recovered);
         step = Step.RUNNING;
         host.taskHandle(this, recovered);
+        if (startedUnrecorded) {
+            state = new TaskState(TaskLifeState.RUNNING, state.failed(), state.restarts(), state.lastRestart(),
+                    runStartedAt, null, state.events());
+            record(TaskEvents.started(Nanos.of(runStartedAt)));
+        }
         watchRun(run);
         host.taskChanged(this, true);
     }

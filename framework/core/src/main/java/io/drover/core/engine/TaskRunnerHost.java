@@ -46,6 +46,13 @@ interface TaskRunnerHost {
      */
     void taskHandle(TaskRunner runner, io.drover.driver.api.TaskHandle handle);
 
+    /**
+     * Runs {@code action} on the serial executor once every change recorded so far is durable (at the next turn
+     * when there is no store). A task's first run starts only after its {@code Task Setup} is on disk: a run never
+     * exists that the record does not know was about to start.
+     */
+    void afterDurable(Runnable action);
+
     /** A task's state changed; {@code transition} when its step changed (the allocation re-evaluates). */
     void taskChanged(TaskRunner runner, boolean transition);
 }

@@ -154,6 +154,12 @@ public final class JavaDriver implements TaskDriver {
         return System.getProperty(JavaConfig.HOME_PROPERTY);
     }
 
+    /** Kills the runs an earlier agent started but never recorded (see {@link SupervisedTasks#killUnrecordedRuns}). */
+    @Override
+    public java.util.Set<String> killUnrecordedRuns(java.nio.file.Path allocRoot, java.util.Set<String> keep) {
+        return tasks().killUnrecordedRuns(allocRoot, keep);
+    }
+
     @Override
     public CompletionStage<ExitResult> awaitExit(String taskId) throws TaskNotFoundException {
         return tasks().awaitExit(taskId);

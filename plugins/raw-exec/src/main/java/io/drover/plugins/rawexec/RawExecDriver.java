@@ -123,6 +123,12 @@ public final class RawExecDriver implements TaskDriver {
         return tasks.recover(handle, sup);
     }
 
+    /** Kills the runs an earlier agent started but never recorded (see {@link SupervisedTasks#killUnrecordedRuns}). */
+    @Override
+    public java.util.Set<String> killUnrecordedRuns(java.nio.file.Path allocRoot, java.util.Set<String> keep) {
+        return tasks.killUnrecordedRuns(allocRoot, keep);
+    }
+
     @Override
     public CompletionStage<ExitResult> awaitExit(String taskId) throws TaskNotFoundException {
         return tasks.awaitExit(taskId);
