@@ -56,8 +56,7 @@ class BenchQuickIT {
         }
         assertThat(errors).isEmpty();
         assertThat(benches).containsExactlyInAnyOrder("launch", "lifecycle", "escalation", "escalation_poststop",
-                "max_runtime", "gc",
-                "concurrent", "store", "seed_run");
+                "max_runtime", "gc", "concurrent", "store", "seed_run", "agent_start", "alloc_get");
         System.out.printf("drover bench --quick: %.1f s%n%s", seconds, log);
         assertThat(NoProcessLeft.under(work)).isEmpty();
     }
