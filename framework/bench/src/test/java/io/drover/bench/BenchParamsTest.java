@@ -43,7 +43,7 @@ class BenchParamsTest {
                 .hasMessageStartingWith("--param warp.speed=9: unknown bench 'warp'");
         assertThatThrownBy(() -> BenchParams.parse(List.of("gc.paralel=4"), BenchSuite.all()))
                 .hasMessage("--param gc.paralel=4: bench gc has no parameter 'paralel' (known: allocations, "
-                        + "parallel, store)");
+                        + "parallel, store, sweep)");
         assertThatThrownBy(() -> BenchParams.parse(List.of("launch.runs=4"), BenchSuite.all()))
                 .hasMessageContaining("bench launch has no parameter 'runs' (it has none)");
         assertThatThrownBy(() -> BenchParams.parse(List.of("gc.parallel=0"), BenchSuite.all()))
