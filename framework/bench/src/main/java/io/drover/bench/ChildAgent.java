@@ -127,11 +127,12 @@ final class ChildAgent implements AutoCloseable {
         if (!process.waitFor(60, TimeUnit.SECONDS)) {
             process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         }
-        List<Long> left = started.stream().filter(ProcessHandle::isAlive).map(ProcessHandle::pid).toList();
+        List<String> left = started.stream().filter(ProcessHandle::isAlive)
+                .map(h -> h.pid() + " " + h.info().commandLine().orElse("?")).toList();
         started.forEach(ProcessHandle::destroyForcibly);
         if (process.isAlive() || !left.isEmpty()) {
             throw new IllegalStateException("left running after the agent's stop: " + (process.isAlive()
-                    ? "the agent (pid " + process.pid() + ")" : "pids " + left));
+                    ? "the agent (pid " + process.pid() + ")" : "processes it started: " + left));
         }
     }
 }
