@@ -1,12 +1,10 @@
 #!/usr/bin/env bash
 # GET /v1/allocation/:id latency (p50/p99, open-loop) at RATE req/s while ~100 mock allocations churn
-# (docs/performance.md). Usage: scripts/bench-alloc-get.sh [rate] [seconds] [warmup-seconds]
+# (docs/performance.md): drover bench's alloc_get row, run alone.
+# Usage: scripts/bench-alloc-get.sh [rate=200] [seconds=30] [warmup-seconds=10] [churn=true]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mvn -B -q -ntp -DskipTests package
-touch framework/cli/target/drover-cli.jar   # as the launcher does after a build: no rebuild from ./drover
-cp="framework/cli/target/test-classes:framework/cli/target/drover-cli.jar:$(cat framework/cli/target/classpath.txt)"
-./drover run sample-jobs/lifecycle.hcl >/dev/null 2>&1 || true   # records the AppCDS archive if missing
 uptime
-java -cp "$cp" io.drover.cli.bench.AllocGetBenchmark "${1:-200}" "${2:-30}" "${3:-10}" ./drover plugins/dist
+./drover bench --only alloc_get \
+  --param "alloc_get.rate=${1:-200},alloc_get.seconds=${2:-30},alloc_get.warmup=${3:-10},alloc_get.churn=${4:-true}"
 uptime

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# max_runtime expiry lateness: N concurrent mock tasks with max_runtime 2s on the real clock; prints p50/p99 of
-# (Max Runtime Exceeded event - (StartedAt + 2s)) (docs/performance.md).
-# Usage: scripts/bench-max-runtime.sh [tasks] [store]   ("store": persist to a JournalStore, as the agent does)
+# max_runtime expiry lateness: N concurrent mock tasks with max_runtime LIMIT seconds on the real clock; p50/p99
+# of (Max Runtime Exceeded event - (Started + LIMIT)) (docs/performance.md): drover bench's max_runtime row, alone.
+# Usage: scripts/bench-max-runtime.sh [tasks=200] [store] [limit-seconds=1]
+#   ("store": persist every change to a JournalStore first, as the agent does)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# One reactor build: the classpath file then names this checkout's jars, never stale ones in ~/.m2.
-mvn -B -q -ntp -DskipTests package
-cp="framework/cli/target/test-classes:framework/cli/target/drover-cli.jar:$(cat framework/cli/target/classpath.txt)"
 store=false
 if [ "${2:-}" = "store" ]; then store=true; fi
-exec java -Dstore="$store" -cp "$cp" io.drover.cli.bench.MaxRuntimeBenchmark "${1:-200}" plugins/dist
+uptime
+exec ./drover bench --only max_runtime \
+  --param "max_runtime.tasks=${1:-200},max_runtime.store=$store,max_runtime.limit=${3:-1}"

@@ -13,4 +13,9 @@ public interface Bench {
 
     /** Runs the measurement; returns its figures (at least one). Throws when it cannot measure. */
     List<Figure> run(BenchEnv env) throws Exception;
+
+    /** The settings {@code --param NAME.KEY=VALUE} accepts for this bench (none by default). */
+    default List<Param> params() {
+        return List.of();
+    }
 }

@@ -18,7 +18,8 @@ public final class BenchSuite {
         Map<String, Bench> m = new LinkedHashMap<>();
         for (Bench b : List.of(new LaunchBench(), new LifecycleBench(), new EscalationBench(false),
                 new EscalationBench(true), new MaxRuntimeBench(), new GcBench(),
-                new ConcurrentTasksBench(), new StoreEventsBench(), new SeedRunBench())) {
+                new ConcurrentTasksBench(), new StoreEventsBench(), new SeedRunBench(), new AgentStartBench(),
+                new AllocGetBench())) {
             m.put(b.name(), b);
         }
         return m;

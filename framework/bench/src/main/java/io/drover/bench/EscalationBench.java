@@ -6,10 +6,14 @@ import io.drover.core.event.TaskEventType;
 import io.drover.core.spec.Job;
 import io.drover.core.state.AllocationState;
 import io.drover.core.state.TaskLifeState;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Issue 3 ({@code escalation}): N concurrent raw_exec tasks that ignore SIGTERM, kill_timeout 1 s, all stopped at
@@ -29,7 +33,7 @@ final class EscalationBench implements Bench {
                       %s
                       config {
                         command = "sh"
-                        args    = ["-c", "trap '' TERM; while :; do sleep 0.05; done"]
+                        args    = ["-c", "trap '' TERM; echo ignoring; while :; do sleep 0.05; done"]
                       }
                     }
             """;
@@ -80,10 +84,13 @@ final class EscalationBench implements Bench {
                 }
             });
             List<AllocationState> placed = h.engine.submit(job);
-            if (!running.await(60, TimeUnit.SECONDS)) {
+            long ignoring = running.await(60, TimeUnit.SECONDS)
+                    ? awaitIgnoring(env.workDir().resolve(name()), placed) : 0;
+            if (ignoring < tasks) {
                 placed.forEach(a -> h.engine.stop(a.id()));
                 h.awaitTerminal(placed, 120);
-                throw new IllegalStateException("only " + (tasks - running.getCount()) + " tasks started");
+                throw new IllegalStateException("only " + (tasks - running.getCount()) + " tasks started, "
+                        + ignoring + " ignore SIGTERM");
             }
             placed.forEach(a -> h.engine.stop(a.id()));
             h.awaitTerminal(placed, 120);
@@ -106,6 +113,31 @@ final class EscalationBench implements Bench {
                 Figure.atMost(name(), "SIGKILL asked by the engine, lateness p99" + n, req.p(99), "ms", "", 50),
                 Figure.info(name(), "Terminated event lateness p50" + n, term.p(50), "ms", ""),
                 Figure.atMost(name(), "Terminated event lateness p99" + n, term.p(99), "ms", "", 50));
+    }
+
+    /**
+     * Waits (60 s at most) until every task has said it ignores SIGTERM: Running is reported when the process is
+     * spawned, before its shell has run {@code trap}; on a loaded machine a stop right then killed it with SIGTERM.
+     * Reads each task's stdout in Nomad's layout, {@code alloc/<id>/alloc/logs/<task>.stdout.0}; returns how many did.
+     */
+    private static long awaitIgnoring(Path dataDir, List<AllocationState> placed) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            long ready = placed.stream().filter(a -> said(dataDir.resolve("alloc").resolve(a.id())
+                    .resolve("alloc/logs/" + TASK + ".stdout.0"))).count();
+            if (ready == placed.size() || System.nanoTime() > deadline) {
+                return ready;
+            }
+            LockSupport.parkNanos(10_000_000); // the tasks' output, written by the agent's log writer
+        }
+    }
+
+    private static boolean said(Path stdout) {
+        try {
+            return Files.isRegularFile(stdout) && Files.readString(stdout).contains("ignoring");
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     private static TaskEvent first(List<TaskEvent> events, TaskEventType type) {

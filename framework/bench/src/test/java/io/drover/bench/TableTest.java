@@ -46,7 +46,7 @@ class TableTest {
     @Test
     void anUnknownBenchIsRefusedBeforeAnythingRuns() {
         BenchEnv env = new BenchEnv(true, Path.of("nowhere"), null, Path.of("nowhere"),
-                new PrintStream(PrintStream.nullOutputStream()));
+                new PrintStream(PrintStream.nullOutputStream()), BenchParams.none());
         assertThatThrownBy(() -> BenchSuite.run(env, Set.of("launch", "warp")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("unknown bench 'warp'").hasMessageContaining("launch, lifecycle");

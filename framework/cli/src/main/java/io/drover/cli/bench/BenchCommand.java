@@ -3,6 +3,7 @@ package io.drover.cli.bench;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.drover.bench.BenchEnv;
+import io.drover.bench.BenchParams;
 import io.drover.bench.BenchSuite;
 import io.drover.bench.Figure;
 import io.drover.bench.Table;
@@ -25,7 +26,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code drover bench [--quick] [-json] [--only a,b]}: runs the benchmarks of docs/performance.md in this process,
+ * {@code drover bench [--quick] [-json] [--only a,b] [--param bench.key=value]}: runs the benchmarks of docs/performance.md in this process,
  * each figure beside its same-run baseline and its aim, and prints a table (or JSON). Progress goes to stderr.
  * Exit code 0 when every bench measured (a missed aim is reported, not an error), 1 when one failed to measure.
  */
@@ -33,7 +34,8 @@ import picocli.CommandLine.Option;
         sortOptions = false,
         mixinStandardHelpOptions = true,
         description = {"Measures Drover: launch vs ProcessBuilder, lifecycle throughput, kill escalation and "
-                + "max_runtime lateness, 10,000 concurrent tasks, durable events/s, drover run of the seed job.",
+                + "max_runtime lateness, GC, 10,000 concurrent tasks, durable events/s, drover run of the seed job, "
+                + "agent start with 10,000 allocations, GET /v1/allocation/:id latency.",
             "Prints each figure beside its baseline and aim (docs/performance.md)."})
 public final class BenchCommand implements Callable<Integer> {
     private final CliContext ctx;
@@ -48,6 +50,11 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Run only these benches (comma-separated): ${COMPLETION-CANDIDATES}.",
             completionCandidates = Names.class)
     private List<String> only = List.of();
+
+    @Option(names = "--param", split = ",", paramLabel = "BENCH.KEY=VALUE",
+            description = "Sets a bench's parameter, e.g. gc.parallel=4 (repeatable or comma-separated; "
+                    + "docs/cli.md lists them).")
+    private List<String> params = List.of();
 
     @Option(names = "--work-dir", paramLabel = "DIR",
             description = "Scratch directory for stores and data dirs (default: a new temporary directory).")
@@ -66,10 +73,16 @@ public final class BenchCommand implements Callable<Integer> {
                         + String.join(", ", BenchSuite.all().keySet()) + ")", ExitCodes.USAGE);
             }
         }
+        BenchParams settings;
+        try {
+            settings = BenchParams.parse(params, BenchSuite.all());
+        } catch (IllegalArgumentException e) {
+            throw new UserException(e.getMessage(), ExitCodes.USAGE);
+        }
         Path dir = workDir != null ? Files.createDirectories(workDir) : Files.createTempDirectory("drover-bench");
         String home = System.getProperty(PluginDirs.HOME_PROPERTY);
         BenchEnv env = new BenchEnv(quick, PluginDirs.resolve(AgentConfig.defaults()),
-                home == null ? null : Path.of(home).toAbsolutePath().normalize(), dir, ctx.err());
+                home == null ? null : Path.of(home).toAbsolutePath().normalize(), dir, ctx.err(), settings);
         ctx.err().printf("drover bench%s: %d cores, java %s, load average %.2f, scratch %s%n", quick ? " --quick" : "",
                 Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
                 ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(), dir);
