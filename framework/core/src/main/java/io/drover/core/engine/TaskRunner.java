@@ -1,5 +1,6 @@
 package io.drover.core.engine;
 
+import io.drover.core.event.GoDuration;
 import io.drover.core.event.TaskEvent;
 import io.drover.core.event.TaskEvents;
 import io.drover.core.spec.LogConfig;
@@ -197,22 +198,25 @@ final class TaskRunner {
         }
         Duration startTimeout = host.driverStartTimeout();
         startTimeoutTimer = host.timers().schedule(startTimeout,
-                () -> host.serial().execute(() -> onStartTimeout(thisRun, startTimeout)));
+                () -> host.serial().execute(() -> giveUpStart(thisRun,
+                        "driver_start_timeout (" + GoDuration.format(startTimeout) + ")")));
         started.whenComplete((handle, err) -> host.serial().execute(() -> onStarted(thisRun, handle, err)));
     }
 
     /**
-     * The driver did not finish starting the run within driver_start_timeout: the run is abandoned as a
-     * recoverable start error (Nomad's restart policy for driver start errors); a late start is discarded.
+     * The driver did not finish starting the run within {@code within} (driver_start_timeout, or the kill timeout
+     * of a stop that came meanwhile): the run is abandoned and a start that completes later is discarded. Under a
+     * stop the task ends failed; otherwise it is a recoverable start error (Nomad's restart policy for driver start
+     * errors).
      */
-    private void onStartTimeout(int thisRun, Duration timeout) {
+    private void giveUpStart(int thisRun, String within) {
         if (thisRun != run || step != Step.STARTING) {
             return;
         }
         cancel(abandonStartTimer);
+        cancel(startTimeoutTimer);
         record(TaskEvents.driverFailure(now(), "driver \"" + task.driver() + "\" did not finish starting the task "
-                + "within driver_start_timeout (" + io.drover.core.event.GoDuration.format(timeout) + "); "
-                + "the run is abandoned and killed if it ever starts"));
+                + "within " + within + "; the run is abandoned and killed if it ever starts"));
         if (killRequested) {
             toDead(true);
             return;
@@ -362,7 +366,7 @@ final class TaskRunner {
         maxRuntimeExceeded = true;
         Duration actual = Duration.between(runStartedAt, host.timers().now());
         record(TaskEvents.maxRuntimeExceeded(now(), limit, actual));
-        String reason = "exceeded max_runtime of " + io.drover.core.event.GoDuration.format(limit);
+        String reason = "exceeded max_runtime of " + GoDuration.format(limit);
         if (inShutdownDelay) {
             // already being stopped, but still waiting out its shutdown_delay: the limit cuts the wait short
             cancel(shutdownDelayTimer);
@@ -468,7 +472,8 @@ final class TaskRunner {
                     int thisRun = run;
                     Duration timeout = killTimeout();
                     abandonStartTimer = host.timers().schedule(timeout,
-                            () -> host.serial().execute(() -> abandonStart(thisRun, timeout)));
+                            () -> host.serial().execute(() -> giveUpStart(thisRun,
+                                    "the kill timeout (" + GoDuration.format(timeout) + ") of a stop")));
                 }
                 killRequested = true;
                 killReason = reason;
@@ -490,17 +495,6 @@ final class TaskRunner {
         return task.killTimeout().compareTo(host.maxKillTimeout()) > 0 ? host.maxKillTimeout() : task.killTimeout();
     }
 
-    /** A stop waited a kill timeout for the driver to finish starting the run: gives up on the run. */
-    private void abandonStart(int thisRun, Duration timeout) {
-        if (thisRun != run || step != Step.STARTING) {
-            return;
-        }
-        record(TaskEvents.driverFailure(now(), "driver \"" + task.driver() + "\" did not finish starting the task "
-                + "within the kill timeout (" + io.drover.core.event.GoDuration.format(timeout) + ") of a stop; "
-                + "the run is abandoned and killed if it ever starts"));
-        toDead(true);
-    }
-
     private void beginKill() {
         step = Step.KILLING;
         int thisRun = run;
@@ -518,8 +512,7 @@ final class TaskRunner {
         if (thisRun != run || step != Step.KILLING) {
             return;
         }
-        Duration timeout = task.killTimeout().compareTo(host.maxKillTimeout()) > 0 ? host.maxKillTimeout()
-                : task.killTimeout();
+        Duration timeout = killTimeout();
         killSignalSent = true;
         Instant killingAt = host.timers().now();
         record(TaskEvents.killing(Nanos.of(killingAt), timeout, task.killSignal(), killReason));
@@ -562,7 +555,7 @@ final class TaskRunner {
         }
         cancel(escalationTimer);
         record(TaskEvents.driverFailure(now(), "lost track of the task: driver \"" + task.driver()
-                + "\" did not report its end within " + io.drover.core.event.GoDuration.format(grace)
+                + "\" did not report its end within " + GoDuration.format(grace)
                 + " of SIGKILL"));
         destroyRun(runTaskId);
         host.taskHandle(this, null);

@@ -50,10 +50,7 @@ final class FrameBuffer extends ByteArrayOutputStream {
 
     /** Writes the whole buffer at the channel's position, then empties the buffer. */
     void drainTo(FileChannel channel) throws IOException {
-        ByteBuffer bb = ByteBuffer.wrap(buf, 0, count);
-        while (bb.hasRemaining()) {
-            channel.write(bb);
-        }
+        writeTo(channel, JournalIo.REAL);
         reset();
     }
 }
