@@ -4,6 +4,7 @@ import static io.drover.agent.MockJobs.NO_RESTARTS;
 import static io.drover.agent.MockJobs.poststop;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.drover.agent.faulty.FaultyDriver;
 import io.drover.core.config.ClientConfig;
 import io.drover.core.event.TaskEvent;
 import io.drover.core.event.TaskEventType;
@@ -16,6 +17,7 @@ import io.drover.core.state.AllocationState;
 import io.drover.core.state.ClientStatus;
 import io.drover.core.state.TaskLifeState;
 import io.drover.core.state.TaskState;
+import io.drover.core.testing.PluginJar;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -54,7 +56,10 @@ class FaultyPluginAgentTest {
     void aBrokenPluginFailsItsOwnTasksOnlyAndTheAgentGoesOn() throws Exception {
         Path plugins = Files.createDirectories(tmp.resolve("plugins"));
         Files.setPosixFilePermissions(plugins, PosixFilePermissions.fromString("rwx------"));
-        FaultyPluginJar.writeTo(plugins.resolve("faulty-plugin.jar"));
+        // a third party's JAR: its own id and provider, the classes of the faulty package, the driver as extension
+        PluginJar.plugin("faulty-plugin").attribute("Plugin-Version", "6.6.6")
+                .attribute("Plugin-Provider", "A Third Party").classesOf(FaultyDriver.class)
+                .extension(FaultyDriver.class).writeTo(plugins.resolve("faulty-plugin.jar"));
         ClientConfig client = new ClientConfig(Duration.ofMinutes(1), 1000, 100, 100, 2,
                 io.drover.core.config.GcKillPolicy.PRESERVE_STATES, Duration.ofSeconds(30), Duration.ofHours(24),
                 START_TIMEOUT);

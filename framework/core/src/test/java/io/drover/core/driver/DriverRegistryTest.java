@@ -48,7 +48,7 @@ class DriverRegistryTest {
 
     @Test
     void aGoodPluginLoadsAndItsDriverIsUsable() throws Exception {
-        TestPluginJar.plugin("fake-plugin").extension(FakeDriver.class).writeTo(jar("fake.jar"));
+        TestDriverJar.plugin("fake-plugin").extension(FakeDriver.class).writeTo(jar("fake.jar"));
 
         load();
 
@@ -71,7 +71,7 @@ class DriverRegistryTest {
 
     @Test
     void pluginConfigReachesInitByDriverName() {
-        TestPluginJar.plugin("fake-plugin").extension(FakeDriver.class).writeTo(jar("fake.jar"));
+        TestDriverJar.plugin("fake-plugin").extension(FakeDriver.class).writeTo(jar("fake.jar"));
 
         load(Map.of("fake", Map.of("greeting", "hi"), "other", Map.of("ignored", true)));
 
@@ -80,8 +80,8 @@ class DriverRegistryTest {
 
     @Test
     void aJarWithoutManifestIsOneProblemAndOthersStillLoad() {
-        TestPluginJar.plugin("x").extension(OtherDriver.class).withoutManifest().writeTo(jar("a-nomanifest.jar"));
-        TestPluginJar.plugin("fake-plugin").extension(FakeDriver.class).writeTo(jar("fake.jar"));
+        TestDriverJar.plugin("x").extension(OtherDriver.class).withoutManifest().writeTo(jar("a-nomanifest.jar"));
+        TestDriverJar.plugin("fake-plugin").extension(FakeDriver.class).writeTo(jar("fake.jar"));
 
         load();
 
@@ -92,7 +92,7 @@ class DriverRegistryTest {
 
     @Test
     void aManifestWithoutPluginIdIsAProblem() {
-        TestPluginJar.plugin("x").withoutAttribute("Plugin-Id").extension(FakeDriver.class).writeTo(jar("noid.jar"));
+        TestDriverJar.plugin("x").withoutAttribute("Plugin-Id").extension(FakeDriver.class).writeTo(jar("noid.jar"));
 
         load();
 
@@ -104,7 +104,7 @@ class DriverRegistryTest {
     @Test
     void garbageNamedJarIsAProblem() throws Exception {
         Files.writeString(jar("x.jar"), "this is not a zip file");
-        TestPluginJar.plugin("fake-plugin").extension(FakeDriver.class).writeTo(jar("y.jar"));
+        TestDriverJar.plugin("fake-plugin").extension(FakeDriver.class).writeTo(jar("y.jar"));
 
         load();
 
@@ -115,7 +115,7 @@ class DriverRegistryTest {
 
     @Test
     void aThrowingConstructorIsAProblemNamingItsMessage() {
-        TestPluginJar.plugin("both").extension(ThrowingDriver.class).extension(OtherDriver.class)
+        TestDriverJar.plugin("both").extension(ThrowingDriver.class).extension(OtherDriver.class)
                 .writeTo(jar("both.jar"));
 
         load();
@@ -128,9 +128,9 @@ class DriverRegistryTest {
 
     @Test
     void aPluginRequiringANewerDroverIsAProblem() {
-        TestPluginJar.plugin("future").attribute("Plugin-Requires", ">=99.0.0").extension(FakeDriver.class)
+        TestDriverJar.plugin("future").attribute("Plugin-Requires", ">=99.0.0").extension(FakeDriver.class)
                 .writeTo(jar("future.jar"));
-        TestPluginJar.plugin("exact").attribute("Plugin-Requires", "98.0.0").extension(OtherDriver.class)
+        TestDriverJar.plugin("exact").attribute("Plugin-Requires", "98.0.0").extension(OtherDriver.class)
                 .writeTo(jar("exact.jar"));
 
         load();
@@ -143,9 +143,9 @@ class DriverRegistryTest {
 
     @Test
     void unparsablePluginRequiresAndMissingPluginClassAreProblems() {
-        TestPluginJar.plugin("odd").attribute("Plugin-Requires", "banana").extension(FakeDriver.class)
+        TestDriverJar.plugin("odd").attribute("Plugin-Requires", "banana").extension(FakeDriver.class)
                 .writeTo(jar("odd.jar"));
-        TestPluginJar.plugin("noclass").attribute("Plugin-Class", "com.example.Missing").extension(OtherDriver.class)
+        TestDriverJar.plugin("noclass").attribute("Plugin-Class", "com.example.Missing").extension(OtherDriver.class)
                 .writeTo(jar("noclass.jar"));
 
         load();
@@ -161,7 +161,7 @@ class DriverRegistryTest {
         String previous = System.getProperty("pf4j.mode");
         System.setProperty("pf4j.mode", "development");
         try {
-            TestPluginJar.plugin("fake-plugin").extension(FakeDriver.class).writeTo(jar("fake.jar"));
+            TestDriverJar.plugin("fake-plugin").extension(FakeDriver.class).writeTo(jar("fake.jar"));
             load();
             assertThat(registry.names()).containsExactly("fake");
         } finally {
@@ -175,8 +175,8 @@ class DriverRegistryTest {
 
     @Test
     void twoDriversWithTheSameNameKeepTheFirstByFileName() {
-        TestPluginJar.plugin("fake-b").extension(FakeDriver.class).writeTo(jar("b.jar"));
-        TestPluginJar.plugin("fake-a").extension(FakeDriver.class).writeTo(jar("a.jar"));
+        TestDriverJar.plugin("fake-b").extension(FakeDriver.class).writeTo(jar("b.jar"));
+        TestDriverJar.plugin("fake-a").extension(FakeDriver.class).writeTo(jar("a.jar"));
 
         load();
 
@@ -187,8 +187,8 @@ class DriverRegistryTest {
 
     @Test
     void twoPluginsWithTheSameIdKeepTheFirst() {
-        TestPluginJar.plugin("same").extension(FakeDriver.class).writeTo(jar("a.jar"));
-        TestPluginJar.plugin("same").extension(OtherDriver.class).writeTo(jar("b.jar"));
+        TestDriverJar.plugin("same").extension(FakeDriver.class).writeTo(jar("a.jar"));
+        TestDriverJar.plugin("same").extension(OtherDriver.class).writeTo(jar("b.jar"));
 
         load();
 
@@ -199,7 +199,7 @@ class DriverRegistryTest {
 
     @Test
     void aPluginWithoutDriverIsAProblem() {
-        TestPluginJar.plugin("empty").extension(NotADriver.class).writeTo(jar("empty.jar"));
+        TestDriverJar.plugin("empty").extension(NotADriver.class).writeTo(jar("empty.jar"));
 
         load();
 
@@ -210,7 +210,7 @@ class DriverRegistryTest {
 
     @Test
     void aPluginBundlingTheApiIsToldSo() {
-        TestPluginJar.plugin("bundled").extension(FakeDriver.class).bundlingTheApi().writeTo(jar("bundled.jar"));
+        TestDriverJar.plugin("bundled").extension(FakeDriver.class).bundlingTheApi().writeTo(jar("bundled.jar"));
 
         load();
 
@@ -224,7 +224,7 @@ class DriverRegistryTest {
         // test-classes has a META-INF/extensions.idx listing FakeDriver and OtherDriver, and this JAR carries both
         // classes but no index of its own: PF4J would fall back to the host's index.
         assertThat(getClass().getClassLoader().getResource("META-INF/extensions.idx")).isNotNull();
-        TestPluginJar.plugin("no-index").writeTo(jar("no-index.jar"));
+        TestDriverJar.plugin("no-index").writeTo(jar("no-index.jar"));
 
         load();
 
@@ -234,7 +234,7 @@ class DriverRegistryTest {
 
     @Test
     void initFailureIsAProblemAndTheDriverIsSkipped() {
-        TestPluginJar.plugin("failing").extension(FailingInitDriver.class).extension(OtherDriver.class)
+        TestDriverJar.plugin("failing").extension(FailingInitDriver.class).extension(OtherDriver.class)
                 .writeTo(jar("failing.jar"));
 
         load();
@@ -246,7 +246,7 @@ class DriverRegistryTest {
 
     @Test
     void aThrowingHealthCheckReadsUnhealthy() {
-        TestPluginJar.plugin("fake-plugin").extension(FakeDriver.class).writeTo(jar("fake.jar"));
+        TestDriverJar.plugin("fake-plugin").extension(FakeDriver.class).writeTo(jar("fake.jar"));
 
         load(Map.of("fake", Map.of("health_throws", true)));
 
@@ -277,7 +277,7 @@ class DriverRegistryTest {
 
     @Test
     void closeClosesDriversOnceAndReleasesThePlugins() throws Exception {
-        TestPluginJar.plugin("other").extension(OtherDriver.class).writeTo(jar("other.jar"));
+        TestDriverJar.plugin("other").extension(OtherDriver.class).writeTo(jar("other.jar"));
         load();
         TaskDriver other = registry.driver("other").orElseThrow();
 
@@ -294,8 +294,8 @@ class DriverRegistryTest {
     @Test
     void problemsAreListedInFileOrder() throws Exception {
         Files.writeString(jar("c.jar"), "junk");
-        TestPluginJar.plugin("x").withoutManifest().writeTo(jar("a.jar"));
-        TestPluginJar.plugin("b").extension(ThrowingDriver.class).writeTo(jar("b.jar"));
+        TestDriverJar.plugin("x").withoutManifest().writeTo(jar("a.jar"));
+        TestDriverJar.plugin("b").extension(ThrowingDriver.class).writeTo(jar("b.jar"));
 
         load();
 

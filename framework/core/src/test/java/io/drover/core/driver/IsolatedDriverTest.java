@@ -128,7 +128,7 @@ class IsolatedDriverTest {
 
     @Test
     void theRegistryHandsOutLoadedDriversIsolated() {
-        TestPluginJar.plugin("fake-plugin").extension(FakeDriver.class).writeTo(dir.resolve("fake.jar"));
+        TestDriverJar.plugin("fake-plugin").extension(FakeDriver.class).writeTo(dir.resolve("fake.jar"));
         try (DriverRegistry registry = DriverRegistry.load(dir, Map.of(),
                 new VirtualTimers(Instant.parse("2024-01-01T00:00:00Z")))) {
             assertThat(registry.driver("fake")).get().isInstanceOf(IsolatedDriver.class);

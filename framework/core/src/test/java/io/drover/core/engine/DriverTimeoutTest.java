@@ -141,14 +141,7 @@ class DriverTimeoutTest {
             }
         };
         VirtualEngine v = new VirtualEngine(dataDir, silent, Duration.ofSeconds(30), Duration.ofSeconds(2));
-        String id = v.engine.submit(TestJobs.batch(task("web").runFor("1h").killTimeout(Duration.ofSeconds(3)),
-                task("cleanup").poststop().runFor("10ms"))).get(0).id();
-        v.runUntil(() -> v.engine.allocation(id).orElseThrow().taskStates().get("web").state()
-                == TaskLifeState.RUNNING, Duration.ofMinutes(1));
-        v.timers.advance(Duration.ofSeconds(10));
-        v.engine.stop(id);
-        v.runUntil(() -> v.engine.terminal(id).isDone(), Duration.ofMinutes(1));
-        AllocationState a = v.engine.terminal(id).join();
+        AllocationState a = stopAtTenSeconds(v, Duration.ofSeconds(3));
 
         TaskState web = a.taskStates().get("web");
         assertThat(web.state()).isEqualTo(TaskLifeState.DEAD);
@@ -170,14 +163,7 @@ class DriverTimeoutTest {
             }
         };
         VirtualEngine v = new VirtualEngine(dataDir, deaf, Duration.ofSeconds(30), Duration.ofSeconds(2));
-        String id = v.engine.submit(TestJobs.batch(task("web").runFor("1h").killTimeout(Duration.ofSeconds(8)),
-                task("cleanup").poststop().runFor("10ms"))).get(0).id();
-        v.runUntil(() -> v.engine.allocation(id).orElseThrow().taskStates().get("web").state()
-                == TaskLifeState.RUNNING, Duration.ofMinutes(1));
-        v.timers.advance(Duration.ofSeconds(10));
-        v.engine.stop(id);
-        v.runUntil(() -> v.engine.terminal(id).isDone(), Duration.ofMinutes(1));
-        AllocationState a = v.engine.terminal(id).join();
+        AllocationState a = stopAtTenSeconds(v, Duration.ofSeconds(8));
 
         TaskState web = a.taskStates().get("web");
         assertThat(web.failed()).isTrue();
@@ -187,5 +173,20 @@ class DriverTimeoutTest {
         assertThat(killed.displayMessage()).isEqualTo("failed to kill task: signal exploded");
         assertThat(at(a, "web", TaskEventType.DRIVER_FAILURE)).isEqualTo(18_000);
         assertThat(at(a, "cleanup", TaskEventType.TERMINATED)).isEqualTo(18_010);
+    }
+
+    /**
+     * Runs a batch job of a one-hour task {@code web} (with that kill timeout) and a poststop task {@code cleanup},
+     * stops it at 10 s (virtual), and returns its terminal state.
+     */
+    private static AllocationState stopAtTenSeconds(VirtualEngine v, Duration killTimeout) {
+        String id = v.engine.submit(TestJobs.batch(task("web").runFor("1h").killTimeout(killTimeout),
+                task("cleanup").poststop().runFor("10ms"))).get(0).id();
+        v.runUntil(() -> v.engine.allocation(id).orElseThrow().taskStates().get("web").state()
+                == TaskLifeState.RUNNING, Duration.ofMinutes(1));
+        v.timers.advance(Duration.ofSeconds(10));
+        v.engine.stop(id);
+        v.runUntil(() -> v.engine.terminal(id).isDone(), Duration.ofMinutes(1));
+        return v.engine.terminal(id).join();
     }
 }

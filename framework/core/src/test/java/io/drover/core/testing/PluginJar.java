@@ -1,6 +1,5 @@
-package io.drover.core.driver;
+package io.drover.core.testing;
 
-import io.drover.core.driver.testdrivers.BaseTestDriver;
 import io.drover.driver.api.TaskDriver;
 import java.io.IOException;
 import java.io.InputStream;
@@ -21,18 +20,20 @@ import java.util.jar.Manifest;
 import java.util.stream.Stream;
 
 /**
- * Builds a real PF4J plugin JAR for tests: a MANIFEST with Plugin-* entries, every class of the
- * {@code testdrivers} package copied from the test classpath, and a hand-written {@code META-INF/extensions.idx}
- * (what PF4J's LegacyExtensionFinder reads: one class name per line).
+ * Builds a real PF4J plugin JAR for tests: a MANIFEST with Plugin-* entries, every class of one package copied
+ * from the test classpath ({@link #classesOf}), and a hand-written {@code META-INF/extensions.idx} (what PF4J's
+ * LegacyExtensionFinder reads: one class name per line). Shared through core's test-jar (core's and the agent's
+ * plugin-loading tests).
  */
-final class TestPluginJar {
+public final class PluginJar {
     private final Map<String, String> manifest = new LinkedHashMap<>();
     private final List<String> extensions = new ArrayList<>();
     private boolean withManifest = true;
     private boolean bundleApi;
+    private Class<?> packageOf;
 
-    static TestPluginJar plugin(String id) {
-        TestPluginJar jar = new TestPluginJar();
+    public static PluginJar plugin(String id) {
+        PluginJar jar = new PluginJar();
         jar.manifest.put("Plugin-Id", id);
         jar.manifest.put("Plugin-Version", "1.2.3");
         jar.manifest.put("Plugin-Provider", "Test Inc.");
@@ -40,33 +41,39 @@ final class TestPluginJar {
         return jar;
     }
 
-    TestPluginJar extension(Class<?> type) {
+    /** Packs every class of {@code anchor}'s package (its directory on the test classpath). */
+    public PluginJar classesOf(Class<?> anchor) {
+        packageOf = anchor;
+        return this;
+    }
+
+    public PluginJar extension(Class<?> type) {
         extensions.add(type.getName());
         return this;
     }
 
-    TestPluginJar attribute(String name, String value) {
+    public PluginJar attribute(String name, String value) {
         manifest.put(name, value);
         return this;
     }
 
-    TestPluginJar withoutAttribute(String name) {
+    public PluginJar withoutAttribute(String name) {
         manifest.remove(name);
         return this;
     }
 
     /** Also packs the driver API's TaskDriver class: the classic mistake of a plugin built without 'provided'. */
-    TestPluginJar bundlingTheApi() {
+    public PluginJar bundlingTheApi() {
         bundleApi = true;
         return this;
     }
 
-    TestPluginJar withoutManifest() {
+    public PluginJar withoutManifest() {
         withManifest = false;
         return this;
     }
 
-    Path writeTo(Path file) {
+    public Path writeTo(Path file) {
         try (OutputStream out = Files.newOutputStream(file)) {
             JarOutputStream jar;
             if (withManifest) {
@@ -83,7 +90,9 @@ final class TestPluginJar {
                     jar.write((String.join("\n", extensions) + "\n").getBytes(StandardCharsets.UTF_8));
                     jar.closeEntry();
                 }
-                copyTestDriverClasses(jar);
+                if (packageOf != null) {
+                    copyPackage(packageOf, jar);
+                }
                 if (bundleApi) {
                     String entry = TaskDriver.class.getName().replace('.', '/') + ".class";
                     try (InputStream in = TaskDriver.class.getClassLoader().getResourceAsStream(entry)) {
@@ -99,11 +108,11 @@ final class TestPluginJar {
         }
     }
 
-    private static void copyTestDriverClasses(JarOutputStream jar) throws IOException {
-        String pkg = BaseTestDriver.class.getPackageName().replace('.', '/');
+    private static void copyPackage(Class<?> anchor, JarOutputStream jar) throws IOException {
+        String pkg = anchor.getPackageName().replace('.', '/');
         Path dir;
         try {
-            dir = Path.of(BaseTestDriver.class.getResource("BaseTestDriver.class").toURI()).getParent();
+            dir = Path.of(anchor.getResource(anchor.getSimpleName() + ".class").toURI()).getParent();
         } catch (URISyntaxException e) {
             throw new IOException(e);
         }
