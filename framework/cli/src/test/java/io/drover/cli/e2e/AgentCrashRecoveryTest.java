@@ -37,14 +37,7 @@ class AgentCrashRecoveryTest {
 
     @AfterEach
     void noAgentAndNoTaskLeft() throws Exception {
-        for (AgentProcess a : agents) {
-            a.close();
-        }
-        List<String> left = NoProcessLeft.under(tmp);
-        for (String p : left) { // do not leak them into the next test, then fail
-            ProcessHandle.of(Long.parseLong(p.split(" ")[0])).ifPresent(ProcessHandle::destroyForcibly);
-        }
-        assertThat(left).as("processes left").isEmpty();
+        NoProcessLeft.closeAndAssertNone(agents, tmp);
     }
 
     private AgentProcess agent(Path config, String name) throws Exception {

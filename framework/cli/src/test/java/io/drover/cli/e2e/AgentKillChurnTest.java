@@ -1,12 +1,10 @@
 package io.drover.cli.e2e;
 
+import static io.drover.cli.e2e.AgentApi.send;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,19 +44,11 @@ class AgentKillChurnTest {
     Path tmp;
 
     private final List<AgentProcess> agents = new CopyOnWriteArrayList<>();
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private volatile String addr;
 
     @AfterEach
     void noAgentAndNoTaskLeft() throws Exception {
-        for (AgentProcess a : agents) {
-            a.close();
-        }
-        List<String> left = NoProcessLeft.under(tmp);
-        for (String p : left) { // do not leak them into the next test, then fail
-            ProcessHandle.of(Long.parseLong(p.split(" ")[0])).ifPresent(ProcessHandle::destroyForcibly);
-        }
-        assertThat(left).as("processes left").isEmpty();
+        NoProcessLeft.closeAndAssertNone(agents, tmp);
     }
 
     @Test
@@ -345,34 +335,12 @@ class AgentKillChurnTest {
         return JSON.readTree(r.body());
     }
 
-    private HttpResponse<String> send(String method, String url, String body)
-            throws java.io.IOException, InterruptedException {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10));
-        b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
-        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-    }
-
     /** raw_exec on, a small gc_max_allocs so that GC runs during the churn, a short max_kill_timeout. */
     private static Path config(Path dir) throws Exception {
-        String plugins = System.getProperty("drover.test.plugins");
-        assertThat(plugins).as("system property drover.test.plugins (run 'mvn verify')").isNotNull();
-        return Files.writeString(dir.resolve("agent.hcl"), """
-                data_dir   = "%s"
-                plugin_dir = "%s"
-                log_level  = "INFO"
-                ports {
-                  http = 0
-                }
-                client {
+        return AgentTestConfig.writeWithRawExec(dir, """
                   max_kill_timeout     = "2s"
                   gc_max_allocs        = 6
                   gc_parallel_destroys = 2
-                }
-                plugin "raw_exec" {
-                  config {
-                    enabled = true
-                  }
-                }
-                """.formatted(dir.resolve("data"), plugins));
+                """);
     }
 }

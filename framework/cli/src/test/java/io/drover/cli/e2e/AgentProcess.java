@@ -63,6 +63,11 @@ final class AgentProcess implements AutoCloseable {
         throw new AssertionError("agent did not start within " + timeout + ": " + stderr());
     }
 
+    /** Until the agent's stderr (its log) contains {@code fragment}; fails after {@code timeout}. */
+    void awaitStderr(String fragment, Duration timeout) throws Exception {
+        Poll.until("agent log line '" + fragment + "'", timeout, this::stderr, s -> s.contains(fragment));
+    }
+
     String stderr() throws IOException {
         return Files.exists(stderr) ? Files.readString(stderr) : "";
     }

@@ -1,13 +1,14 @@
 package io.drover.cli.e2e;
 
+import static io.drover.cli.e2e.AgentApi.alloc;
+import static io.drover.cli.e2e.AgentApi.events;
+import static io.drover.cli.e2e.AgentApi.send;
+import static io.drover.cli.e2e.AgentApi.state;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.drover.cli.CliRun;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,7 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -37,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
 class DataDirFullTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration START = Duration.ofSeconds(30);
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final Duration WAIT = Duration.ofSeconds(30);
 
     @TempDir
     Path tmp;
@@ -71,20 +71,20 @@ class DataDirFullTest {
         Path journal = tmp.resolve("data").resolve("state").resolve("journal-0000000001.log").toAbsolutePath();
         AgentProcess first = agent(config, "first");
         String addr = first.awaitAddress(START);
-        String flap = runDetached(addr, flapJob("flap"));
+        String flap = runDetached(addr, AgentTestConfig.flapJob(tmp, "flap"));
         String ticker = runDetached(addr, tickerJob());
-        await("the ticker runs", () -> alloc(addr, ticker), a -> state(a, "tick").equals("running"));
+        Poll.until("the ticker runs", WAIT, () -> alloc(addr, ticker), a -> state(a, "tick").equals("running"));
         Path tickLog = fs.outside(tmp.resolve("data").resolve("alloc").resolve(ticker).resolve("alloc")
                 .resolve("logs").resolve("tick.stdout.0").toAbsolutePath());
-        await("the flapping task restarts", () -> alloc(addr, flap), a -> events(a, "main").size() > 6);
+        Poll.until("the flapping task restarts", WAIT, () -> alloc(addr, flap), a -> events(a, "main").size() > 6);
 
         Path filler = fs.fill("filler");
 
         String stallLine = "state store: cannot write to " + journal + ": No space left on device; ";
-        awaitLine(first, stallLine);
+        first.awaitStderr(stallLine, WAIT);
         assertThat(first.stderr()).contains("change(s) held in memory, retrying every 1 s");
         JsonNode held = alloc(addr, flap);
-        CliRun refused = CliRun.of("job", "run", "-detach", "-address", addr, flapJob("other").toString());
+        CliRun refused = CliRun.of("job", "run", "-detach", "-address", addr, AgentTestConfig.flapJob(tmp, "other").toString());
         assertThat(refused.exitCode()).isEqualTo(1);
         assertThat(refused.err().lines().toList()).singleElement().asString()
                 .startsWith("Error: data_dir problem: state store cannot write to " + journal
@@ -97,19 +97,19 @@ class DataDirFullTest {
         assertThat(send("GET", addr + "/v1/jobs", null).statusCode()).isEqualTo(200);
         assertThat(events(alloc(addr, flap), "main")).as("reads show the durable state only, frozen while held")
                 .isEqualTo(events(held, "main"));
-        awaitLine(first, "cannot write task output to ");
+        first.awaitStderr("cannot write task output to ", WAIT);
         assertThat(first.process().isAlive()).isTrue();
 
         Files.delete(filler);
 
-        awaitLine(first, "state store: caught up: ");
-        JsonNode caughtUp = await("held events published", () -> alloc(addr, flap),
+        first.awaitStderr("state store: caught up: ", WAIT);
+        JsonNode caughtUp = Poll.until("held events published", WAIT, () -> alloc(addr, flap),
                 a -> events(a, "main").size() > events(held, "main").size());
         assertThat(events(caughtUp, "main").subList(0, events(held, "main").size()))
                 .isEqualTo(events(held, "main"));
-        awaitLine(first, "task output written to ");
+        first.awaitStderr("task output written to ", WAIT);
         long logSize = Files.size(tickLog);
-        await("the ticker's output is written again", () -> Files.size(tickLog), n -> n > logSize);
+        Poll.until("the ticker's output is written again", WAIT, () -> Files.size(tickLog), n -> n > logSize);
         CliRun after = CliRun.of("job", "run", "-address", addr, AgentTestConfig.job(tmp, "after", "10ms").toString());
         assertThat(after.exitCode()).as(after.err()).isZero();
         assertThat(first.stderr().lines().filter(l -> l.contains("state store: cannot write to"))).hasSize(1);
@@ -123,13 +123,13 @@ class DataDirFullTest {
         assertThat(events(restored, "main").subList(0, events(seen, "main").size()))
                 .as("every event a client saw is on disk").isEqualTo(events(seen, "main"));
         assertThat(second.stderr()).doesNotContain("torn", "corrupt");
-        await("the ticker is re-attached", () -> alloc(addr2, ticker), a -> state(a, "tick").equals("running"));
+        Poll.until("the ticker is re-attached", WAIT, () -> alloc(addr2, ticker), a -> state(a, "tick").equals("running"));
 
         // SIGTERM while the disk is full: a bounded wait, then exit 1 naming what was not written.
-        String flap2 = runDetached(addr2, flapJob("flap2"));
-        await("the second flapping task restarts", () -> alloc(addr2, flap2), a -> events(a, "main").size() > 6);
+        String flap2 = runDetached(addr2, AgentTestConfig.flapJob(tmp, "flap2"));
+        Poll.until("the second flapping task restarts", WAIT, () -> alloc(addr2, flap2), a -> events(a, "main").size() > 6);
         filler = fs.fill("filler");
-        awaitLine(second, stallLine);
+        second.awaitStderr(stallLine, WAIT);
         JsonNode lastSeen = alloc(addr2, flap2);
         long t0 = System.nanoTime();
         second.process().destroy();
@@ -150,33 +150,10 @@ class DataDirFullTest {
                 .isEqualTo(events(lastSeen, "main"));
 
         assertThat(send("POST", addr3 + "/v1/allocation/" + ticker + "/stop", "").statusCode()).isEqualTo(200);
-        await("the ticker is stopped", () -> alloc(addr3, ticker), a -> state(a, "tick").equals("dead"));
+        Poll.until("the ticker is stopped", WAIT, () -> alloc(addr3, ticker), a -> state(a, "tick").equals("dead"));
     }
 
     // ---- jobs ----
-
-    private Path flapJob(String id) throws Exception {
-        return Files.writeString(tmp.resolve(id + ".hcl"), """
-                job "%s" {
-                  type = "batch"
-                  group "g" {
-                    restart {
-                      attempts = 100000
-                      interval = "24h"
-                      delay    = "50ms"
-                      mode     = "fail"
-                    }
-                    task "main" {
-                      driver = "mock"
-                      config {
-                        run_for   = "50ms"
-                        exit_code = 1
-                      }
-                    }
-                  }
-                }
-                """.formatted(id));
-    }
 
     private Path tickerJob() throws Exception {
         return Files.writeString(tmp.resolve("ticker.hcl"), """
@@ -206,47 +183,5 @@ class DataDirFullTest {
         CliRun run = CliRun.of("job", "run", "-detach", "-address", addr, job.toString());
         assertThat(run.exitCode()).as(run.err()).isZero();
         return run.out().strip();
-    }
-
-    private static JsonNode alloc(String addr, String id) throws Exception {
-        HttpResponse<String> r = send("GET", addr + "/v1/allocation/" + id, null);
-        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-        return JSON.readTree(r.body());
-    }
-
-    private static String state(JsonNode alloc, String task) {
-        return alloc.path("TaskStates").path(task).path("State").asText();
-    }
-
-    private static List<JsonNode> events(JsonNode alloc, String task) {
-        List<JsonNode> out = new ArrayList<>();
-        alloc.path("TaskStates").path(task).path("Events").forEach(out::add);
-        return out;
-    }
-
-    private static HttpResponse<String> send(String method, String url, String body) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10));
-        b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
-        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private interface Probe<T> {
-        T get() throws Exception;
-    }
-
-    private static <T> T await(String what, Probe<T> probe, Predicate<T> done) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (true) {
-            T value = probe.get();
-            if (done.test(value)) {
-                return value;
-            }
-            assertThat(System.nanoTime()).as(what + " in time; last: " + value).isLessThan(deadline);
-            Thread.sleep(50);
-        }
-    }
-
-    private static void awaitLine(AgentProcess agent, String fragment) throws Exception {
-        await("agent log line '" + fragment + "'", agent::stderr, s -> s.contains(fragment));
     }
 }

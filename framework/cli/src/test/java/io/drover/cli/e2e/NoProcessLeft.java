@@ -17,6 +17,21 @@ import java.util.concurrent.locks.LockSupport;
 final class NoProcessLeft {
     private NoProcessLeft() {}
 
+    /**
+     * After a test: closes every agent it started, then fails naming any process left under {@code dir} — after
+     * killing them, so that they do not leak into the next test.
+     */
+    static void closeAndAssertNone(List<AgentProcess> agents, Path dir) throws InterruptedException {
+        for (AgentProcess a : agents) {
+            a.close();
+        }
+        List<String> left = under(dir);
+        for (String p : left) {
+            ProcessHandle.of(Long.parseLong(p.split(" ")[0])).ifPresent(ProcessHandle::destroyForcibly);
+        }
+        org.assertj.core.api.Assertions.assertThat(left).as("processes left").isEmpty();
+    }
+
     static List<String> under(Path dataDir) {
         Path root = dataDir.toAbsolutePath().normalize();
         long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();

@@ -1,14 +1,11 @@
 package io.drover.cli.e2e;
 
+import static io.drover.cli.e2e.AgentApi.alloc;
+import static io.drover.cli.e2e.AgentApi.events;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.drover.cli.CliRun;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,8 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 @EnabledIfSystemProperty(named = "drover.faults.readonly", matches = "true")
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class ReadOnlyDataDirTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final Duration WAIT = Duration.ofSeconds(30);
     private static final Duration START = Duration.ofSeconds(30);
 
     @TempDir
@@ -69,20 +65,20 @@ class ReadOnlyDataDirTest {
         Path journal = data.resolve("state").resolve("journal-0000000001.log").toAbsolutePath();
         AgentProcess first = agent(fs, config, "first");
         String addr = first.awaitAddress(START);
-        String flap = CliRun.of("job", "run", "-detach", "-address", addr, flapJob().toString()).out().strip();
-        awaitEvents(addr, flap, 6);
+        String flap = CliRun.of("job", "run", "-detach", "-address", addr, AgentTestConfig.flapJob(tmp, "flap").toString()).out().strip();
+        Poll.until("events of " + flap, WAIT, () -> events(alloc(addr, flap), "main").size(), n -> n > 6);
 
         String dev = fs.run("findmnt", "-n", "-o", "SOURCE", data.toString()).strip();
         Files.writeString(Path.of("/sys/fs/ext4", Path.of(dev).getFileName().toString(), "trigger_fs_error"),
                 "drover fault test");
 
-        awaitLine(first, "state store: cannot write to " + journal + ": ");
+        first.awaitStderr("state store: cannot write to " + journal + ": ", WAIT);
         JsonNode seen = alloc(addr, flap);
-        CliRun refused = CliRun.of("job", "run", "-detach", "-address", addr, flapJob().toString());
+        CliRun refused = CliRun.of("job", "run", "-detach", "-address", addr, AgentTestConfig.flapJob(tmp, "flap").toString());
         assertThat(refused.exitCode()).isEqualTo(1);
         assertThat(refused.err().lines().toList()).singleElement().asString()
                 .startsWith("Error: data_dir problem: state store cannot write to " + journal + ": ");
-        assertThat(events(alloc(addr, flap))).isEqualTo(events(seen));
+        assertThat(events(alloc(addr, flap), "main")).isEqualTo(events(seen, "main"));
 
         first.process().destroy();
         assertThat(first.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
@@ -99,8 +95,9 @@ class ReadOnlyDataDirTest {
         AgentProcess second = agent(again, config, "second");
         String addr2 = second.awaitAddress(START);
         assertThat(second.stderr()).doesNotContain("corrupt");
-        List<JsonNode> after = events(alloc(addr2, flap));
-        assertThat(after.subList(0, events(seen).size())).as("every event a client saw").isEqualTo(events(seen));
+        List<JsonNode> after = events(alloc(addr2, flap), "main");
+        assertThat(after.subList(0, events(seen, "main").size())).as("every event a client saw")
+                .isEqualTo(events(seen, "main"));
     }
 
     private PrivateTmpfs mount(Path data, Path image) throws Exception {
@@ -116,69 +113,12 @@ class ReadOnlyDataDirTest {
         return a;
     }
 
-    private Path flapJob() throws Exception {
-        return Files.writeString(tmp.resolve("flap.hcl"), """
-                job "flap" {
-                  type = "batch"
-                  group "g" {
-                    restart {
-                      attempts = 100000
-                      interval = "24h"
-                      delay    = "50ms"
-                      mode     = "fail"
-                    }
-                    task "main" {
-                      driver = "mock"
-                      config {
-                        run_for   = "50ms"
-                        exit_code = 1
-                      }
-                    }
-                  }
-                }
-                """);
-    }
-
     private static void awaitLoopFreed(Path image) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (true) {
+        Poll.until("loop device of " + image + " freed", Duration.ofSeconds(20), () -> {
             Process p = new ProcessBuilder("losetup", "-j", image.toString()).redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes());
             p.waitFor();
-            if (out.isBlank()) {
-                return;
-            }
-            assertThat(System.nanoTime()).as("loop device freed: " + out).isLessThan(deadline);
-            Thread.sleep(50);
-        }
-    }
-
-    private static void awaitEvents(String addr, String id, int n) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (events(alloc(addr, id)).size() <= n) {
-            assertThat(System.nanoTime()).as("events of " + id).isLessThan(deadline);
-            Thread.sleep(50);
-        }
-    }
-
-    private static void awaitLine(AgentProcess agent, String fragment) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!agent.stderr().contains(fragment)) {
-            assertThat(System.nanoTime()).as("agent log line '" + fragment + "'").isLessThan(deadline);
-            Thread.sleep(50);
-        }
-    }
-
-    private static JsonNode alloc(String addr, String id) throws Exception {
-        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(addr + "/v1/allocation/" + id)).build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-        return JSON.readTree(r.body());
-    }
-
-    private static List<JsonNode> events(JsonNode alloc) {
-        List<JsonNode> out = new ArrayList<>();
-        alloc.path("TaskStates").path("main").path("Events").forEach(out::add);
-        return out;
+            return out;
+        }, String::isBlank);
     }
 }
