@@ -516,16 +516,28 @@ final class TaskRunner {
         killSignalSent = true;
         Instant killingAt = host.timers().now();
         record(TaskEvents.killing(Nanos.of(killingAt), timeout, task.killSignal(), killReason));
-        boolean delivered = deliver(task.killSignal());
-        if (!delivered || timeout.isZero()) {
-            escalate(thisRun);
+        if (timeout.isZero()) {
+            host.afterDurable(() -> escalate(thisRun));
             return;
         }
+        // The deadline counts from the Killing event and does not wait for the disk: a stop ends the task
+        // within its kill timeout even while the store cannot write.
         TaskDriver runDriver = driver;
         String runId = runTaskId;
-        Duration left = Duration.between(host.timers().now(), killingAt.plus(timeout));
-        escalationTimer = host.timers().schedule(left, () -> escalateAtDeadline(thisRun, runDriver, runId));
-        awaitExitAfterKill(thisRun, left);
+        Instant deadline = killingAt.plus(timeout);
+        escalationTimer = host.timers().schedule(timeout, () -> escalateAtDeadline(thisRun, runDriver, runId));
+        awaitExitAfterKill(thisRun, timeout);
+        // kill_signal only once the Killing event is durable (one group commit, milliseconds): an agent killed
+        // in between must not leave a run that ended by our signal with no record of why (docs/faults.md)
+        host.afterDurable(() -> {
+            if (thisRun != run || step != Step.KILLING || !host.timers().now().isBefore(deadline)) {
+                return;
+            }
+            if (!deliver(task.killSignal())) {
+                cancel(escalationTimer);
+                escalate(thisRun);
+            }
+        });
     }
 
     /**

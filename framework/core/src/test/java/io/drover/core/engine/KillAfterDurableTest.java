@@ -1,0 +1,162 @@
+package io.drover.core.engine;
+
+import static io.drover.core.engine.TestJobs.task;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.drover.core.event.TaskEvent;
+import io.drover.core.event.TaskEventType;
+import io.drover.core.state.AllocationState;
+import io.drover.core.store.JournalStore;
+import io.drover.core.store.StateStore;
+import io.drover.plugins.mock.MockDriver;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * kill_signal goes out only once the Killing event is durable, so an agent killed in between never leaves a run
+ * that ended by Drover's signal with no record of why (docs/faults.md). The SIGKILL deadline does not wait for
+ * the disk: a stop ends the task within its kill timeout even while the store cannot write.
+ */
+class KillAfterDurableTest {
+    @TempDir
+    Path dataDir;
+
+    @Test
+    void killSignalWaitsForTheKillingEventToBeDurable() throws Exception {
+        try (JournalStore real = JournalStore.open(dataDir.resolve("state"))) {
+            GatedStore gate = new GatedStore(real);
+            RecordingDriver driver = new RecordingDriver(new MockDriver());
+            VirtualEngine v = new VirtualEngine(dataDir, driver, gate);
+            String id = started(v, task("web").runFor("1h").killTimeout(Duration.ofSeconds(5)));
+
+            gate.hold();
+            v.engine.stop(id);
+            v.executor.drain();
+            assertThat(driver.calls).containsExactly("start web");
+            assertThat(lastPublished(v, id)).doesNotContain(TaskEventType.KILLING);
+
+            gate.release();
+            v.settle();
+            assertThat(driver.calls).containsExactly("start web", "SIGINT web");
+            v.runUntil(() -> v.engine.terminal(id).isDone(), Duration.ofMinutes(1));
+            List<TaskEventType> events = types(v.engine.terminal(id).join());
+            assertThat(events).containsSubsequence(TaskEventType.KILLING, TaskEventType.TERMINATED,
+                    TaskEventType.KILLED);
+        }
+    }
+
+    @Test
+    void theSigkillDeadlineDoesNotWaitForTheDisk() throws Exception {
+        try (JournalStore real = JournalStore.open(dataDir.resolve("state"))) {
+            GatedStore gate = new GatedStore(real);
+            RecordingDriver driver = new RecordingDriver(new MockDriver());
+            VirtualEngine v = new VirtualEngine(dataDir, driver, gate);
+            String id = started(v, task("web").runFor("1h").cfg("ignore_signals", true)
+                    .killTimeout(Duration.ofSeconds(5)));
+
+            gate.hold();
+            v.engine.stop(id);
+            v.executor.drain();
+            v.timers.advance(Duration.ofSeconds(5));
+            v.executor.drain();
+            // the Killing event was never written, so kill_signal never went out; SIGKILL did, at the deadline
+            assertThat(driver.calls).containsExactly("start web", "SIGKILL web");
+
+            gate.release();
+            v.settle();
+            List<TaskEventType> events = types(v.engine.allocation(id).orElseThrow());
+            assertThat(events).containsSubsequence(TaskEventType.KILLING, TaskEventType.TERMINATED,
+                    TaskEventType.KILLED);
+            assertThat(driver.calls).containsExactly("start web", "SIGKILL web");
+        }
+    }
+
+    private static String started(VirtualEngine v, TestJobs.TaskBuilder web) {
+        String id = v.engine.submit(TestJobs.batch(web)).get(0).id();
+        v.runUntil(() -> v.engine.allocation(id).orElseThrow().taskStates().get("web").events().stream()
+                .anyMatch(e -> e.type() == TaskEventType.STARTED), Duration.ofMinutes(1));
+        return id;
+    }
+
+    private static List<TaskEventType> lastPublished(VirtualEngine v, String id) {
+        return types(v.engine.allocation(id).orElseThrow());
+    }
+
+    private static List<TaskEventType> types(AllocationState a) {
+        return a.taskStates().get("web").events().stream().map(TaskEvent::type).toList();
+    }
+
+    /** Passes changes to a real store and holds back their durable callbacks while {@link #hold} is in force. */
+    private static final class GatedStore implements StateStore {
+        private final StateStore delegate;
+        private final List<Runnable> held = new ArrayList<>();
+        private boolean holding;
+
+        GatedStore(StateStore delegate) {
+            this.delegate = delegate;
+        }
+
+        synchronized void hold() {
+            holding = true;
+        }
+
+        void release() {
+            List<Runnable> now;
+            synchronized (this) {
+                holding = false;
+                now = new ArrayList<>(held);
+                held.clear();
+            }
+            now.forEach(Runnable::run);
+        }
+
+        private Runnable gated(Runnable onDurable) {
+            return () -> {
+                synchronized (this) {
+                    if (holding) {
+                        held.add(onDurable);
+                        return;
+                    }
+                }
+                if (onDurable != null) {
+                    onDurable.run();
+                }
+            };
+        }
+
+        @Override
+        public void persist(AllocationState state, Runnable onDurable) {
+            delegate.persist(state, gated(onDurable));
+        }
+
+        @Override
+        public void putHandle(String allocId, String task, Map<String, String> handle, Runnable onDurable) {
+            delegate.putHandle(allocId, task, handle, gated(onDurable));
+        }
+
+        @Override
+        public void delete(String allocId, Runnable onDurable) {
+            delegate.delete(allocId, gated(onDurable));
+        }
+
+        @Override
+        public List<AllocationState> load() {
+            return delegate.load();
+        }
+
+        @Override
+        public Map<String, Map<String, String>> handles(String allocId) {
+            return delegate.handles(allocId);
+        }
+
+        @Override
+        public void close() {
+            delegate.close();
+        }
+    }
+}
