@@ -181,6 +181,20 @@ public final class JobRegistry {
     }
 
     /**
+     * The job's allocations a client may list: those on disk ({@link Engine#isRecorded}), oldest first. One still
+     * being recorded is left out, so a listing never shows an allocation a {@code kill -9} could erase.
+     */
+    public List<AllocationState> listedAllocations(Entry entry) {
+        List<AllocationState> out = new ArrayList<>(entry.allocIds().size());
+        for (String id : entry.allocIds()) {
+            if (engine.isRecorded(id)) {
+                engine.allocation(id).ifPresent(out::add);
+            }
+        }
+        return out;
+    }
+
+    /**
      * A job's status as Nomad reports it: {@code dead} when it has no live allocation (all terminal, or none),
      * otherwise {@code running}.
      */

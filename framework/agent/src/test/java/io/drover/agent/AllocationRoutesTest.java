@@ -86,8 +86,11 @@ class AllocationRoutesTest {
 
     @Test
     void listsEveryAllocationAndFiltersByPrefix() throws Exception {
-        api.agent.jobs().register(batch("a", 2, task("web", "run_for", "1h")));
-        api.agent.jobs().register(batch("b", 1, task("web", "run_for", "1h")));
+        var a = api.agent.jobs().register(batch("a", 2, task("web", "run_for", "1h")));
+        var b = api.agent.jobs().register(batch("b", 1, task("web", "run_for", "1h")));
+        // listed once on disk, when PUT /v1/jobs would answer
+        api.agent.jobs().recorded(a).get(20, TimeUnit.SECONDS);
+        api.agent.jobs().recorded(b).get(20, TimeUnit.SECONDS);
         assertThat(api.get("/v1/allocations").json()).hasSize(3);
         assertThat(api.get("/v1/allocations?prefix=aaaa0003").json().findValuesAsText("JobID"))
                 .containsExactly("b");

@@ -46,6 +46,7 @@ class JobRoutesTest extends RunningAgentTest {
     @Test
     void listReadAndAllocationsOfARegisteredJob() throws Exception {
         var reg = api.agent.jobs().register(batch("web-job", 2, task("web", "run_for", "10s")));
+        api.agent.jobs().recorded(reg).get(20, java.util.concurrent.TimeUnit.SECONDS); // listed once on disk
 
         JsonNode list = api.get("/v1/jobs").json();
         assertThat(list).hasSize(1);

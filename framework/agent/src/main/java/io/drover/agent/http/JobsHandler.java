@@ -123,7 +123,7 @@ public final class JobsHandler {
     }
 
     private void allocations(ApiRequest req) throws Exception {
-        req.respond(200, registry.allocations(entry(req)));
+        req.respond(200, registry.listedAllocations(entry(req)));
     }
 
     private JobRegistry.Entry entry(ApiRequest req) throws ApiException {

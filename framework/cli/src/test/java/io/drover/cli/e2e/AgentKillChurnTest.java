@@ -158,10 +158,10 @@ class AgentKillChurnTest {
                 break;
             }
             if (a.job() != null) {
-                // polled once the PUT has returned (or failed): before that the allocation may not be on disk yet
-                // (docs/faults.md, known gap of fix 3)
-                submit(files.get(a.job()), oracle).ifPresent(placedHere::addAll);
+                // polled from before the PUT: a listing must never show an allocation a kill could still erase
+                // (docs/faults.md, fix 3)
                 jobIds.add(a.job());
+                submit(files.get(a.job()), oracle).ifPresent(placedHere::addAll);
             } else {
                 stop(a.stopAlloc());
             }
@@ -265,11 +265,9 @@ class AgentKillChurnTest {
             String type = e.path("Type").asText();
             killing |= type.equals("Killing");
             if (type.equals("Terminated") && !killing && e.path("Signal").asInt() == c.killSignal()) {
-                // Known bug, not fixed (docs/faults.md): the agent sends kill_signal before its Killing event is
-                // durable; killed in between, the next agent re-attaches and records the exit by that signal with
-                // no Killing before it. Found by the 200-trial run (seed 20261201). Reported, not failed.
-                System.out.printf("AgentKillChurnTest: KNOWN: task %s.%s of %s ended by its kill_signal (%d) with no "
-                        + "Killing event recorded: %s%n", c.jobId(), c.task(), id, c.killSignal(), e);
+                // the agent signals only once Killing is durable (found by the 200-trial run, seed 20261201)
+                oracle.violation("task %s.%s of %s ended by its kill_signal (%d) with no Killing event recorded: %s",
+                        c.jobId(), c.task(), id, c.killSignal(), e);
             } else if (type.equals("Terminated") && !killing && e.path("ExitCode").asInt() != c.exitCode()) {
                 oracle.violation("task %s.%s of %s ended on its own with exit code %d, not its true %d: %s",
                         c.jobId(), c.task(), id, e.path("ExitCode").asInt(), c.exitCode(), e);

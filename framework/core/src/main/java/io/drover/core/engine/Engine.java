@@ -149,8 +149,9 @@ public final class Engine implements AutoCloseable {
     }
 
     /**
-     * The allocation's latest published state. A new allocation is listed at once, with its first snapshot (no
-     * events), before anything of it is on disk: {@link #recorded} tells when its id survives a kill.
+     * The allocation's latest published state. A new allocation is known by id at once, with its first snapshot
+     * (no events), before anything of it is on disk: {@link #recorded} tells when its id survives a kill, and
+     * {@link #recordedAllocations} lists only those.
      */
     public Optional<AllocationState> allocation(String id) {
         return Optional.ofNullable(allocs.get(id)).map(AllocRunner::snapshot);
@@ -165,7 +166,23 @@ public final class Engine implements AutoCloseable {
                 .map(AllocRunner::recorded).toArray(CompletableFuture[]::new));
     }
 
-    /** Every allocation, oldest first. */
+    /**
+     * Whether a state of this allocation is on disk, so its id survives a {@code kill -9} of the agent: listings
+     * show only these (a new allocation is known by id at once, listed once recorded). False for an unknown id.
+     */
+    public boolean isRecorded(String allocId) {
+        AllocRunner runner = allocs.get(allocId);
+        return runner != null && runner.recorded().isDone();
+    }
+
+    /** Every allocation whose placement is on disk ({@link #isRecorded}), oldest first. */
+    public List<AllocationState> recordedAllocations() {
+        return allocs.values().stream().filter(r -> r.recorded().isDone()).map(AllocRunner::snapshot)
+                .sorted(Comparator.comparingLong(AllocationState::createTime).thenComparing(AllocationState::id))
+                .toList();
+    }
+
+    /** Every allocation, oldest first, including new ones not yet on disk. */
     public List<AllocationState> allocations() {
         return allocs.values().stream().map(AllocRunner::snapshot)
                 .sorted(Comparator.comparingLong(AllocationState::createTime).thenComparing(AllocationState::id))
