@@ -43,7 +43,7 @@ public final class BenchSuite {
             if (!only.isEmpty() && !only.contains(b.name())) {
                 continue;
             }
-            env.progress().printf("bench %s ...%n", b.name());
+            env.progress().printf("bench %s ... (sync before it: %.1f s)%n", b.name(), DiskSettle.sync());
             long t0 = System.nanoTime();
             try {
                 figures.addAll(b.run(env));
