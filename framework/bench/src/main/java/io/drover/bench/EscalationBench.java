@@ -6,9 +6,11 @@ import io.drover.core.event.TaskEventType;
 import io.drover.core.spec.Job;
 import io.drover.core.state.AllocationState;
 import io.drover.core.state.TaskLifeState;
+import io.drover.core.time.Nanos;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -18,10 +20,20 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Issue 3 ({@code escalation}): N concurrent raw_exec tasks that ignore SIGTERM, kill_timeout 1 s, all stopped at
  * once. Issue 5 ({@code escalation_poststop}): the same tasks as poststop tasks (after a mock main task that ends
- * at once), stopped under {@code gc_kill_policy = "kill_poststop"} while they run. Two
- * latenesses after each task's deadline (its Killing event + kill_timeout): when the engine asked the driver
- * for SIGKILL, and the task's Terminated event (an upper bound of when SIGKILL landed: it also holds the tree
- * kill's check that every process died and the reap). Aim: SIGKILL within 50 ms at p99.
+ * at once), stopped under {@code gc_kill_policy = "kill_poststop"} while they run. Each figure is a lateness after
+ * the task's deadline (its Killing event + kill_timeout):
+ * <ul>
+ *   <li><b>timer probe</b>: N bare timers on the engine's timer thread due in the same millisecond, while the
+ *       tasks run: how late the timer thread itself is on this machine;
+ *   <li><b>SIGKILL asked</b>: the engine called the driver's {@code signal(SIGKILL)} (the issue's aim);
+ *   <li><b>SIGKILL landed</b>: that call returned — for raw_exec {@code kill(-pgid, SIGKILL)} has returned, so
+ *       every process of the group has the signal pending;
+ *   <li><b>exit reported</b>: the driver completed the exit stage (reaped, the tree verified dead, output flushed);
+ *   <li><b>Terminated</b>: the engine recorded the event.
+ * </ul>
+ * Parameters: {@code tasks} (default 100, quick 20) and {@code idle}: false (default) runs busy tasks, shells
+ * forking {@code sleep 0.05} in a loop, which load the machine themselves; true runs {@code sleep 1000} under
+ * {@code trap '' TERM} (SIG_IGN is inherited). {@code scripts/bench-escalation.sh} runs this row alone.
  */
 final class EscalationBench implements Bench {
     private static final String TASK = "ignore-term";
@@ -33,7 +45,7 @@ final class EscalationBench implements Bench {
                       %s
                       config {
                         command = "sh"
-                        args    = ["-c", "trap '' TERM; echo ignoring; while :; do sleep 0.05; done"]
+                        args    = ["-c", "%s"]
                       }
                     }
             """;
@@ -57,10 +69,18 @@ final class EscalationBench implements Bench {
     }
 
     @Override
+    public List<Param> params() {
+        return List.of(Param.count("tasks", "stubborn tasks stopped at once (default 100, quick 20)"),
+                Param.flag("idle", "the tasks sleep instead of forking sleep 0.05 in a loop (default false)"));
+    }
+
+    @Override
     public List<Figure> run(BenchEnv env) throws Exception {
-        int tasks = env.size(20, 100);
-        String tasksHcl = poststop ? MAIN + STUBBORN.formatted("lifecycle { hook = \"poststop\" }")
-                : STUBBORN.formatted("");
+        int tasks = env.count(this, "tasks", env.size(20, 100));
+        String script = env.flag(this, "idle", false) ? "trap '' TERM; echo ignoring; exec sleep 1000"
+                : "trap '' TERM; echo ignoring; while :; do sleep 0.05; done";
+        String tasksHcl = poststop ? MAIN + STUBBORN.formatted("lifecycle { hook = \"poststop\" }", script)
+                : STUBBORN.formatted("", script);
         Job job = EngineHarness.job("stubborn", """
                 job "stubborn" {
                   type = "batch"
@@ -71,7 +91,12 @@ final class EscalationBench implements Bench {
                 """.formatted(tasks, tasksHcl));
         SignalTimes[] signals = new SignalTimes[1];
         List<Double> requestLate = new ArrayList<>();
+        List<Double> landedLate = new ArrayList<>();
+        List<Double> exitLate = new ArrayList<>();
         List<Double> terminatedLate = new ArrayList<>();
+        List<Double> probe;
+        long firstDeadline = Long.MAX_VALUE;
+        long lastDeadline = Long.MIN_VALUE;
         try (EngineHarness h = new EngineHarness(env, env.workDir().resolve(name()), false, c -> {
             signals[0] = new SignalTimes(c);
             return signals[0];
@@ -92,6 +117,7 @@ final class EscalationBench implements Bench {
                 throw new IllegalStateException("only " + (tasks - running.getCount()) + " tasks started, "
                         + ignoring + " ignore SIGTERM");
             }
+            probe = probeTimers(h, tasks);
             placed.forEach(a -> h.engine.stop(a.id()));
             h.awaitTerminal(placed, 120);
             for (AllocationState a : placed) {
@@ -102,17 +128,48 @@ final class EscalationBench implements Bench {
                     throw new IllegalStateException("a task ended without SIGKILL: " + terminated.displayMessage());
                 }
                 terminatedLate.add((terminated.time() - deadline) / 1e6);
-                requestLate.add((signals[0].sigkillAt(a.id()) - deadline) / 1e6);
+                requestLate.add((signals[0].sigkillAt(a.id(), TASK) - deadline) / 1e6);
+                landedLate.add((signals[0].sigkillReturnedAt(a.id(), TASK) - deadline) / 1e6);
+                exitLate.add((signals[0].exitedAt(a.id(), TASK) - deadline) / 1e6);
+                firstDeadline = Math.min(firstDeadline, deadline);
+                lastDeadline = Math.max(lastDeadline, deadline);
             }
         }
         Percentiles req = Percentiles.of(requestLate);
+        Percentiles landed = Percentiles.of(landedLate);
+        Percentiles exit = Percentiles.of(exitLate);
         Percentiles term = Percentiles.of(terminatedLate);
         String n = " (" + tasks + (poststop ? " poststop tasks, kill_poststop)" : " tasks)");
+        String spread = String.format("deadlines spread over %.1f ms", (lastDeadline - firstDeadline) / 1e6);
         return List.of(
-                Figure.info(name(), "SIGKILL asked by the engine, lateness p50" + n, req.p(50), "ms", ""),
+                Figure.info(name(), "timer probe: bare timers due in the same ms, lateness p99" + n,
+                        Percentiles.of(probe).p(99), "ms", ""),
+                Figure.info(name(), "SIGKILL asked by the engine, lateness p50" + n, req.p(50), "ms", spread),
                 Figure.atMost(name(), "SIGKILL asked by the engine, lateness p99" + n, req.p(99), "ms", "", 50),
+                Figure.info(name(), "SIGKILL landed (signal returned), lateness p99" + n, landed.p(99), "ms",
+                        String.format("p50 %.1f ms", landed.p(50))),
+                Figure.info(name(), "exit reported by the driver, lateness p99" + n, exit.p(99), "ms",
+                        String.format("p50 %.1f ms", exit.p(50))),
                 Figure.info(name(), "Terminated event lateness p50" + n, term.p(50), "ms", ""),
                 Figure.atMost(name(), "Terminated event lateness p99" + n, term.p(99), "ms", "", 50));
+    }
+
+    /** N bare timers due in the same millisecond on the engine's timer thread: their lateness, ms. */
+    private static List<Double> probeTimers(EngineHarness h, int n) throws InterruptedException {
+        List<Double> late = java.util.Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch fired = new CountDownLatch(n);
+        long due = Nanos.of(h.runtime.timers().now()) + 500_000_000L;
+        for (int i = 0; i < n; i++) {
+            long left = due - Nanos.of(h.runtime.timers().now());
+            h.runtime.timers().schedule(Duration.ofNanos(left), () -> {
+                late.add((Nanos.of(h.runtime.timers().now()) - due) / 1e6);
+                fired.countDown();
+            });
+        }
+        if (!fired.await(10, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("the timer probe did not fire within 10 s");
+        }
+        return new ArrayList<>(late);
     }
 
     /**

@@ -12,31 +12,31 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A catalog whose drivers note, per allocation (unix nanos), when the engine asked for SIGKILL and when the
+ * A catalog whose drivers note, per task of an allocation (unix nanos; the first run's), when the engine asked for SIGKILL and when the
  * driver's {@code signal} returned — for raw_exec, once {@code kill(-pgid, SIGKILL)} has returned: SIGKILL has
  * landed on the task's process group. Times are read from the wall clock, as the agent's timers read it.
  */
-public final class SignalTimes implements DriverCatalog {
+final class SignalTimes implements DriverCatalog {
     private final DriverCatalog delegate;
     private final Map<String, Long> sigkill = new ConcurrentHashMap<>();
     private final Map<String, Long> sigkillReturned = new ConcurrentHashMap<>();
     private final Map<String, Long> exited = new ConcurrentHashMap<>();
 
-    public SignalTimes(DriverCatalog delegate) {
+    SignalTimes(DriverCatalog delegate) {
         this.delegate = delegate;
     }
 
-    public long sigkillAt(String allocId) {
-        return sigkill.getOrDefault(allocId, 0L);
+    long sigkillAt(String allocId, String task) {
+        return sigkill.getOrDefault(allocId + "/" + task, 0L);
     }
 
     /** When the driver completed the task's exit stage (raw_exec: reaped, tree verified, output flushed). */
-    public long exitedAt(String allocId) {
-        return exited.getOrDefault(allocId, 0L);
+    long exitedAt(String allocId, String task) {
+        return exited.getOrDefault(allocId + "/" + task, 0L);
     }
 
-    public long sigkillReturnedAt(String allocId) {
-        return sigkillReturned.getOrDefault(allocId, 0L);
+    long sigkillReturnedAt(String allocId, String task) {
+        return sigkillReturned.getOrDefault(allocId + "/" + task, 0L);
     }
 
     @Override
@@ -49,6 +49,12 @@ public final class SignalTimes implements DriverCatalog {
         return delegate.names();
     }
 
+    /** "alloc/task" of an engine task id "alloc/task/run". */
+    private static String key(String taskId) {
+        int run = taskId.lastIndexOf('/');
+        return run > 0 ? taskId.substring(0, run) : taskId;
+    }
+
     private final class Timed extends ForwardingTaskDriver {
         Timed(TaskDriver d) {
             super(d);
@@ -57,20 +63,20 @@ public final class SignalTimes implements DriverCatalog {
         @Override
         public java.util.concurrent.CompletionStage<io.drover.driver.api.ExitResult> awaitExit(String taskId)
                 throws io.drover.driver.api.TaskNotFoundException {
-            String alloc = taskId.substring(0, taskId.indexOf('/'));
+            String task = key(taskId);
             return super.awaitExit(taskId)
-                    .whenComplete((r, e) -> exited.putIfAbsent(alloc, Nanos.of(Instant.now())));
+                    .whenComplete((r, e) -> exited.putIfAbsent(task, Nanos.of(Instant.now())));
         }
 
         @Override
         public void signal(String taskId, String signal) throws DriverException {
-            String alloc = taskId.substring(0, taskId.indexOf('/'));
+            String task = key(taskId);
             if (signal.equals("SIGKILL")) {
-                sigkill.putIfAbsent(alloc, Nanos.of(Instant.now()));
+                sigkill.putIfAbsent(task, Nanos.of(Instant.now()));
             }
             super.signal(taskId, signal);
             if (signal.equals("SIGKILL")) {
-                sigkillReturned.putIfAbsent(alloc, Nanos.of(Instant.now()));
+                sigkillReturned.putIfAbsent(task, Nanos.of(Instant.now()));
             }
         }
     }
