@@ -214,13 +214,16 @@ public final class JobRegistry {
         return out;
     }
 
-    /** Counts of a job's allocations by client status, for the list stub's summary. */
+    /**
+     * Counts of a job's listed allocations ({@link #listedAllocations}) by client status, for the list stub's
+     * summary: a count never includes an allocation a listing would leave out.
+     */
     public Map<ClientStatus, Long> summary(Entry entry) {
         Map<ClientStatus, Long> counts = new java.util.EnumMap<>(ClientStatus.class);
         for (ClientStatus s : ClientStatus.values()) {
             counts.put(s, 0L);
         }
-        allocations(entry).forEach(a -> counts.merge(a.clientStatus(), 1L, Long::sum));
+        listedAllocations(entry).forEach(a -> counts.merge(a.clientStatus(), 1L, Long::sum));
         return counts;
     }
 }

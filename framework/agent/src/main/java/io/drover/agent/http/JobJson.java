@@ -22,10 +22,11 @@ final class JobJson {
     static Map<String, Object> stub(JobRegistry registry, JobRegistry.Entry e) {
         Map<String, Object> m = header(registry, e);
         Map<ClientStatus, Long> counts = registry.summary(e);
-        // Summary[group], as Nomad's clients read it; groups of the current version first, then older ones
+        // Summary[group], as Nomad's clients read it; groups of the current version first, then older ones;
+        // the same allocations a listing shows (only those on disk)
         Map<String, Map<String, Long>> groups = new LinkedHashMap<>();
         e.job().groups().forEach(g -> groups.put(g.name(), emptySummary()));
-        registry.allocations(e).forEach(a -> groups.computeIfAbsent(a.taskGroup(), k -> emptySummary())
+        registry.listedAllocations(e).forEach(a -> groups.computeIfAbsent(a.taskGroup(), k -> emptySummary())
                 .merge(summaryKey(a.clientStatus()), 1L, Long::sum));
         Map<String, Object> summary = new LinkedHashMap<>();
         summary.put("JobID", e.job().id());

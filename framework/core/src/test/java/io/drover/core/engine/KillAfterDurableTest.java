@@ -7,13 +7,11 @@ import io.drover.core.event.TaskEvent;
 import io.drover.core.event.TaskEventType;
 import io.drover.core.state.AllocationState;
 import io.drover.core.store.JournalStore;
-import io.drover.core.store.StateStore;
+import io.drover.core.testing.GatedStore;
 import io.drover.plugins.mock.MockDriver;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -89,74 +87,5 @@ class KillAfterDurableTest {
 
     private static List<TaskEventType> types(AllocationState a) {
         return a.taskStates().get("web").events().stream().map(TaskEvent::type).toList();
-    }
-
-    /** Passes changes to a real store and holds back their durable callbacks while {@link #hold} is in force. */
-    private static final class GatedStore implements StateStore {
-        private final StateStore delegate;
-        private final List<Runnable> held = new ArrayList<>();
-        private boolean holding;
-
-        GatedStore(StateStore delegate) {
-            this.delegate = delegate;
-        }
-
-        synchronized void hold() {
-            holding = true;
-        }
-
-        void release() {
-            List<Runnable> now;
-            synchronized (this) {
-                holding = false;
-                now = new ArrayList<>(held);
-                held.clear();
-            }
-            now.forEach(Runnable::run);
-        }
-
-        private Runnable gated(Runnable onDurable) {
-            return () -> {
-                synchronized (this) {
-                    if (holding) {
-                        held.add(onDurable);
-                        return;
-                    }
-                }
-                if (onDurable != null) {
-                    onDurable.run();
-                }
-            };
-        }
-
-        @Override
-        public void persist(AllocationState state, Runnable onDurable) {
-            delegate.persist(state, gated(onDurable));
-        }
-
-        @Override
-        public void putHandle(String allocId, String task, Map<String, String> handle, Runnable onDurable) {
-            delegate.putHandle(allocId, task, handle, gated(onDurable));
-        }
-
-        @Override
-        public void delete(String allocId, Runnable onDurable) {
-            delegate.delete(allocId, gated(onDurable));
-        }
-
-        @Override
-        public List<AllocationState> load() {
-            return delegate.load();
-        }
-
-        @Override
-        public Map<String, Map<String, String>> handles(String allocId) {
-            return delegate.handles(allocId);
-        }
-
-        @Override
-        public void close() {
-            delegate.close();
-        }
     }
 }
