@@ -319,9 +319,8 @@ final class AllocRunner implements TaskRunnerHost {
         env.put("NOMAD_TASK_DIR", dirs.task(task.name()).resolve("local").toString());
         env.put("NOMAD_SECRETS_DIR", dirs.task(task.name()).resolve("secrets").toString());
         if (task.kind() == TaskKind.POSTSTOP) {
-            List<String> failed = failedTasks();
-            env.put("DROVER_ALLOC_RESULT", failed.isEmpty() ? "success" : "failed");
-            env.put("DROVER_FAILED_TASKS", String.join(",", failed));
+            env.put("DROVER_ALLOC_RESULT", mainTasksSucceeded() ? "success" : "failed");
+            env.put("DROVER_FAILED_TASKS", String.join(",", failedTasks()));
         }
         return env;
     }
@@ -491,6 +490,17 @@ final class AllocRunner implements TaskRunnerHost {
 
     private Optional<TaskRunner> firstFailed() {
         return runners.stream().filter(r -> r.failed() && r.kind() != TaskKind.POSTSTOP).findFirst();
+    }
+
+    /**
+     * product.md's {@code DROVER_ALLOC_RESULT}: every main task succeeded, i.e. it ran, is not failed, and was not
+     * cut short because another task failed ({@code Sibling Task Failed}). A main task stopped by the user is not
+     * failed, as in Nomad; one that never ran because a prestart task failed did not succeed. A failed hook that
+     * left the main tasks alone (a poststart that exits 1) is named in {@code DROVER_FAILED_TASKS} only.
+     */
+    private boolean mainTasksSucceeded() {
+        return of(TaskKind.MAIN).allMatch(r -> r.everStarted() && !r.failed()
+                && !r.hasEvent(io.drover.core.event.TaskEventType.SIBLING_FAILED));
     }
 
     private List<String> failedTasks() {

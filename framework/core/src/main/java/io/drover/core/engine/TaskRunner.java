@@ -122,6 +122,11 @@ final class TaskRunner {
         return state.startedAt() != null;
     }
 
+    /** Whether an event of this type was recorded for the task (engine thread of its allocation). */
+    boolean hasEvent(io.drover.core.event.TaskEventType type) {
+        return state.events().stream().anyMatch(e -> e.type() == type);
+    }
+
     boolean running() {
         return step == Step.RUNNING;
     }
