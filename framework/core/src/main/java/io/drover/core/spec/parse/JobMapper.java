@@ -211,7 +211,12 @@ final class JobMapper {
         if (sidecar && hook == LifecycleHook.POSTSTOP) {
             throw r.problem("sidecar", "a poststop task cannot be a sidecar");
         }
-        return new Lifecycle(hook, sidecar, r.bool("gc_kill"));
+        Boolean gcKill = r.bool("gc_kill");
+        if (gcKill != null && hook != LifecycleHook.POSTSTOP) {
+            // every other task is killed at destroy whatever the policy: the key would do nothing
+            throw r.problem("gc_kill", "applies to poststop tasks only (this task's hook is " + hookName + ")");
+        }
+        return new Lifecycle(hook, sidecar, gcKill);
     }
 
     private static LogConfig logs(MapReader r) throws TreeProblem {

@@ -54,6 +54,8 @@ class BadJobFileTest {
                         "lifecycle > hook: is required"),
                 row("sidecar poststop", "a.hcl", job(MAIN + "    task \"t\" {\n      driver = \"mock\"\n      lifecycle {\n        hook = \"poststop\"\n        sidecar = true\n      }\n    }\n"), 11,
                         "a.hcl:11: job \"j\" > group \"g\" > task \"t\" > lifecycle > sidecar: a poststop task cannot be a sidecar"),
+                row("gc_kill on a prestart task", "a.hcl", job(MAIN + "    task \"t\" {\n      driver = \"mock\"\n      lifecycle {\n        hook = \"prestart\"\n        gc_kill = true\n      }\n    }\n"), 11,
+                        "a.hcl:11: job \"j\" > group \"g\" > task \"t\" > lifecycle > gc_kill: applies to poststop tasks only (this task's hook is prestart)"),
                 row("no main task", "a.hcl", job("    task \"t\" {\n      driver = \"mock\"\n      lifecycle { hook = \"prestart\" }\n    }\n"), 3,
                         "a.hcl:3: job \"j\" > group \"g\": the group has no main task"),
                 row("two leaders", "a.hcl", job("    task \"a\" {\n      driver = \"mock\"\n      leader = true\n    }\n    task \"b\" {\n      driver = \"mock\"\n\n      leader = true\n    }\n"), 11,

@@ -135,7 +135,6 @@ class JobFileParserTest {
                       lifecycle {
                         hook    = "prestart"
                         sidecar = true
-                        gc_kill = true
                       }
                     }
                   }
@@ -157,7 +156,7 @@ class JobFileParserTest {
         assertThat(main.restart()).isEqualTo(new RestartPolicy(7, Duration.ofMinutes(30), Duration.ofSeconds(1),
                 RestartMode.DELAY));
         assertThat(main.logs()).isEqualTo(new LogConfig(3, 10));
-        assertThat(g.tasks().get(1).lifecycle()).isEqualTo(new Lifecycle(LifecycleHook.PRESTART, true, true));
+        assertThat(g.tasks().get(1).lifecycle()).isEqualTo(new Lifecycle(LifecycleHook.PRESTART, true, null));
     }
 
     @Test
