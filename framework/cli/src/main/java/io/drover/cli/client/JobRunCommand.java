@@ -6,6 +6,7 @@ import io.drover.cli.CliContext;
 import io.drover.cli.ExitCodes;
 import io.drover.cli.UserException;
 import io.drover.core.spec.Job;
+import io.drover.core.spec.JobType;
 import io.drover.core.spec.parse.JobFileException;
 import io.drover.core.spec.parse.JobFileParser;
 import java.nio.charset.StandardCharsets;
@@ -23,15 +24,18 @@ import picocli.CommandLine.Parameters;
  * {@code drover job run [-detach] FILE}: parses the file here (a bad file is a {@code file:line} error, exit 2,
  * and nothing is sent), registers it with {@code PUT /v1/jobs} — a {@code .json} file as it is, an HCL file as
  * {@code {"JobHCL": "<text>"}} which the agent parses with the same parser — and, unless {@code -detach}, polls
- * every placed allocation until it is terminal, printing one line per allocation. Exit 1 when one failed.
+ * every placed allocation until it has settled, printing one line per allocation: a batch job's allocation when it
+ * is terminal, a service job's once it is running (a service never ends on its own; Nomad's {@code job run} also
+ * returns once a service is deployed). Exit 1 when one failed.
  */
 @Command(name = "run",
         sortOptions = false,
         mixinStandardHelpOptions = true,
         description = {"Registers a job with the agent and (unless -detach) waits until every allocation it "
-                + "placed is complete or failed, printing one line per allocation."},
-        footer = {"", "Exit codes: 0 every allocation complete (or -detach), 1 an allocation failed or no agent, "
-                + "2 bad job file."})
+                + "placed is complete or failed (a service job's: running, complete or failed), printing one line "
+                + "per allocation."},
+        footer = {"", "Exit codes: 0 every allocation complete, or running for a service job (or -detach), 1 an "
+                + "allocation failed or no agent, 2 bad job file."})
 public final class JobRunCommand implements Callable<Integer> {
     static final long POLL_MILLIS = 200;
 
@@ -68,9 +72,10 @@ public final class JobRunCommand implements Callable<Integer> {
             ids.forEach(ctx.out()::println);
             return ExitCodes.OK;
         }
+        boolean service = job.type() == JobType.SERVICE;
         boolean failed = false;
         for (String id : ids) {
-            JsonNode alloc = awaitTerminal(client, id);
+            JsonNode alloc = awaitSettled(client, id, service);
             String status = alloc.path("ClientStatus").asText();
             failed |= "failed".equals(status);
             ctx.out().println(id.substring(0, Math.min(8, id.length())) + "  " + alloc.path("Name").asText()
@@ -90,11 +95,12 @@ public final class JobRunCommand implements Callable<Integer> {
         return o.toString();
     }
 
-    private static JsonNode awaitTerminal(ApiClient client, String id) throws InterruptedException {
+    /** Polls until the allocation is terminal or, for a service job ({@code service}), running. */
+    private static JsonNode awaitSettled(ApiClient client, String id, boolean service) throws InterruptedException {
         while (true) {
             JsonNode a = client.get("/v1/allocation/" + id);
             String s = a.path("ClientStatus").asText();
-            if ("complete".equals(s) || "failed".equals(s)) {
+            if ("complete".equals(s) || "failed".equals(s) || (service && "running".equals(s))) {
                 return a;
             }
             Thread.sleep(POLL_MILLIS);

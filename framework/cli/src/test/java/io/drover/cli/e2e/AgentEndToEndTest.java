@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.drover.cli.CliRun;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -64,6 +65,33 @@ class AgentEndToEndTest {
         assertThat(text.exitCode()).isZero();
         assertThat(text.out()).contains("Task \"poststop\" (poststop) is \"dead\"", "Task \"main\" is \"dead\"");
         assertThat(CliRun.of("job", "status", "-address", addr).out()).contains("example", "dead");
+    }
+
+    @Test
+    void jobRunOfAServiceJobReturnsOnceItsAllocationRuns() throws Exception {
+        String addr = agent(AgentTestConfig.write(tmp), "agent").awaitAddress(START);
+        Path job = Files.writeString(tmp.resolve("svc.hcl"), """
+                job "svc" {
+                  type = "service"
+                  group "g" {
+                    task "web" {
+                      driver = "mock"
+                      config {
+                        run_for = "1h"
+                      }
+                    }
+                  }
+                }
+                """);
+
+        CliRun run = CliRun.of("job", "run", "-address", addr, job.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).contains("svc.g[0]", "running");
+        String prefix = run.out().strip().substring(0, 8);
+        assertThat(allocJson(addr, prefix).path("TaskStates").path("web").path("State").asText())
+                .isEqualTo("running");
+        assertThat(CliRun.of("job", "stop", "-address", addr, "svc").exitCode()).isZero();
     }
 
     @Test
