@@ -16,7 +16,10 @@ import java.util.Set;
  * syntaxes: PascalCase keys get their canonical jobspec key (the written name stays for messages), {@code ID}
  * and {@code Name} become block labels, the lists {@code TaskGroups} and {@code Tasks} become repeated
  * {@code group} and {@code task} blocks. {@code Config}, {@code Env} and {@code Meta} are kept verbatim.
- * Unknown keys are kept with no canonical key, so that the mapper refuses them. Pure.
+ * Unknown keys are kept with no canonical key, so that the mapper refuses them — except at Nomad's "unset"
+ * values ({@link #unset}), which {@code nomad job run -output} writes for every field a jobspec left out: an empty
+ * string anywhere, and zero, false, [] or {} for a key Drover does not know (e.g. {@code "User": ""},
+ * {@code "Kind": ""}, {@code "Constraints": []}) are dropped, as {@code null} members already are. Pure.
  */
 final class JsonJobShape {
     private static final Map<String, String> CANONICAL_TO_JSON = Map.ofEntries(
@@ -70,7 +73,7 @@ final class JsonJobShape {
         String id = label(job, "ID", "Job");
         List<Field> fields = new ArrayList<>();
         for (Field f : job.fields()) {
-            if (f.name().equals("ID")) {
+            if (f.name().equals("ID") || unset(f)) {
                 continue;
             }
             if (f.name().equals("TaskGroups")) {
@@ -114,7 +117,7 @@ final class JsonJobShape {
             String here = path + " > " + canonical + " \"" + name + "\"";
             List<Field> fields = new ArrayList<>();
             for (Field f : m.fields()) {
-                if (f.name().equals("Name")) {
+                if (f.name().equals("Name") || unset(f)) {
                     continue;
                 }
                 if (canonical.equals("group") && f.name().equals("Tasks")) {
@@ -128,6 +131,27 @@ final class JsonJobShape {
         return out;
     }
 
+    /**
+     * Nomad's API spelling of "not set", outside {@code Config}, {@code Env} and {@code Meta}: an empty string for
+     * any key (Nomad's API treats "" as unset, e.g. {@code "KillSignal": ""}), and for a key Drover does not know
+     * also zero, false and an empty list or object.
+     */
+    private static boolean unset(Field f) {
+        if (f.value() instanceof Node.Scalar s && "".equals(s.value())) {
+            return true;
+        }
+        if (JSON_TO_CANONICAL.containsKey(f.name())) {
+            return false;
+        }
+        if (f.value() instanceof Node.Scalar s) {
+            return Boolean.FALSE.equals(s.value()) || (s.value() instanceof Number n && n.doubleValue() == 0);
+        }
+        if (f.value() instanceof Node.Sequence q) {
+            return q.items().isEmpty();
+        }
+        return f.value() instanceof Node.Mapping m && m.fields().isEmpty();
+    }
+
     private static Field rename(Field f) {
         String canonical = JSON_TO_CANONICAL.get(f.name());
         if (VERBATIM.contains(f.name()) || !(f.value() instanceof Node.Mapping m)) {
@@ -135,7 +159,9 @@ final class JsonJobShape {
         }
         List<Field> fields = new ArrayList<>();
         for (Field inner : m.fields()) {
-            fields.add(rename(inner));
+            if (!unset(inner)) {
+                fields.add(rename(inner));
+            }
         }
         return new Field(canonical, f.name(), new Node.Mapping(m.labels(), fields, m.line()), f.line());
     }

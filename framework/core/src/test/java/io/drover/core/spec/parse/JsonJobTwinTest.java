@@ -2,6 +2,7 @@ package io.drover.core.spec.parse;
 
 import static io.drover.core.spec.parse.JobFileParserTest.resource;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.drover.core.spec.Job;
 import io.drover.core.spec.Task;
@@ -49,6 +50,48 @@ class JsonJobTwinTest {
         Job hcl = JobFileParser.parse("seed.hcl", JobFileParserTest.seedJobSpec());
 
         assertThat(comparable(json)).isEqualTo(comparable(hcl));
+    }
+
+    /**
+     * The seed as {@code nomad job run -output} writes it: every field the jobspec left out is there with Nomad's
+     * "unset" value (null, "", 0, false, []). Those are dropped; a key Drover does not know with a real value is
+     * still refused.
+     */
+    @Test
+    void nomadsUnsetValuesInAnExportedJobAreIgnored() throws Exception {
+        String exported = """
+                {"Job": {"Region": null, "Namespace": null, "ID": "example", "Name": "example", "Type": "batch",
+                 "Priority": null, "AllAtOnce": null, "Datacenters": ["dc1"], "NodePool": null, "Constraints": null,
+                 "Affinities": null, "Spreads": null, "Update": null, "Multiregion": null, "Periodic": null,
+                 "ParameterizedJob": null, "Dispatched": false, "DispatchIdempotencyToken": null, "Payload": null,
+                 "Meta": null, "ConsulToken": null, "VaultToken": null, "Stop": null, "ParentID": null,
+                 "Status": null, "StatusDescription": null, "Stable": null, "Version": null, "SubmitTime": null,
+                 "CreateIndex": null, "ModifyIndex": null, "JobModifyIndex": null,
+                 "TaskGroups": [{"Name": "test-group", "Count": null, "Constraints": null, "Affinities": null,
+                   "Spreads": null, "Volumes": null, "RestartPolicy": null, "ReschedulePolicy": null,
+                   "EphemeralDisk": null, "Update": null, "Migrate": null, "Networks": null, "Meta": null,
+                   "Services": null, "ShutdownDelay": null, "StopAfterClientDisconnect": null, "Scaling": null,
+                   "Consul": null,
+                   "Tasks": [
+                   {"Name": "test-task", "Driver": "raw_exec", "User": "", "Lifecycle": null,
+                    "Config": {"command": "echo", "args": ["foo"]}, "Constraints": null, "Affinities": null,
+                    "Env": null, "Services": null, "Resources": null, "RestartPolicy": null, "Meta": null,
+                    "KillTimeout": null, "LogConfig": null, "Artifacts": null, "Vault": null, "Templates": null,
+                    "DispatchPayload": null, "VolumeMounts": null, "Leader": false, "ShutdownDelay": 0,
+                    "KillSignal": "", "Kind": "", "ScalingPolicies": null, "Identities": []},
+                   {"Name": "poststop", "Driver": "raw_exec", "User": "",
+                    "Lifecycle": {"Hook": "poststop", "Sidecar": false},
+                    "Config": {"command": "echo", "args": ["bar"]}, "Leader": false, "ShutdownDelay": 0,
+                    "KillSignal": "", "Kind": ""}]}]}}
+                """;
+        Job json = JobFileParser.parse("seed.json", exported.getBytes(StandardCharsets.UTF_8));
+        Job hcl = JobFileParser.parse("seed.hcl", JobFileParserTest.seedJobSpec());
+        assertThat(comparable(json)).isEqualTo(comparable(hcl));
+
+        String withUser = exported.replaceFirst("\"User\": \"\"", "\"User\": \"nobody\"");
+        assertThatThrownBy(() -> JobFileParser.parse("seed.json", withUser.getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(JobFileException.class)
+                .hasMessageContaining("task \"test-task\" > User: unknown key");
     }
 
     @Test
