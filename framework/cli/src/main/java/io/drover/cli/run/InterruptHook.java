@@ -5,10 +5,12 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Ctrl-C (or SIGTERM) while {@code drover run} works: a JVM shutdown hook that runs the registered action (stop
- * the allocations) and then keeps the JVM alive until the command has finished — the allocations stopped,
- * the status printed, the temporary data dir deleted — or until {@code bound} has passed.
- * {@link #close()} marks the command finished and removes the hook.
+ * The JVM shutting down while {@code drover run} works for another reason than SIGINT or SIGTERM, which
+ * {@link InterruptSignals} takes (SIGHUP when the terminal goes, or a signal the JVM kept with {@code -Xrs}): a
+ * shutdown hook that runs the registered action (kill every task now: {@code drover run} owns its tasks and leaves
+ * none behind) and then keeps the JVM alive until the command has finished — the tasks dead, the status printed,
+ * the temporary data dir deleted — or until {@code bound} has passed. {@link #close()} marks the command finished
+ * and removes the hook.
  */
 final class InterruptHook implements AutoCloseable {
     private final CountDownLatch finished = new CountDownLatch(1);

@@ -9,21 +9,23 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * Submits jobs to an engine and waits until every allocation they placed is terminal. {@link #stopAll()} (the
- * Ctrl-C path; any thread) stops every allocation placed so far and any placed while it runs, and prevents
- * further submissions; the wait then ends once the stopped allocations have finished their poststop tasks.
+ * Submits jobs to an engine and tells when every allocation they placed is terminal. {@link #stopAll()} (the
+ * first Ctrl-C; any thread) stops every allocation placed so far and any placed while it runs, and prevents
+ * further submissions; the allocations then end once their poststop tasks have. {@link #killAll} (a second Ctrl-C,
+ * or the wait bound) kills every task left at once, poststop tasks included.
  */
 final class JobRunner {
     private final Engine engine;
     private final List<String> placed = new CopyOnWriteArrayList<>();
     private volatile boolean stopping;
+    private volatile String killReason;
 
     JobRunner(Engine engine) {
         this.engine = engine;
     }
 
-    /** @return the terminal snapshot of every allocation, in placement order (jobs in the given order) */
-    List<AllocationState> runToEnd(List<Job> jobs) {
+    /** @return completes once every allocation placed is terminal (complete or failed) */
+    CompletableFuture<Void> submitAll(List<Job> jobs) {
         List<CompletableFuture<AllocationState>> futures = new ArrayList<>();
         for (Job job : jobs) {
             if (stopping) {
@@ -37,8 +39,15 @@ final class JobRunner {
         if (stopping) {
             stopPlaced(); // allocations placed while stopAll() ran; stop is idempotent
         }
-        CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).join();
-        return futures.stream().map(CompletableFuture::join).toList();
+        if (killReason != null) {
+            killPlaced(); // likewise for killAll(); killNow is idempotent
+        }
+        return CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new));
+    }
+
+    /** The latest state of every allocation placed, in placement order (jobs in the given order). */
+    List<AllocationState> allocations() {
+        return placed.stream().map(id -> engine.allocation(id).orElseThrow()).toList();
     }
 
     void stopAll() {
@@ -46,7 +55,19 @@ final class JobRunner {
         stopPlaced();
     }
 
+    /** SIGKILL to every task left, through the engine (events recorded); no poststop task starts any more. */
+    void killAll(String reason) {
+        stopping = true;
+        killReason = reason;
+        killPlaced();
+    }
+
     private void stopPlaced() {
         placed.forEach(engine::stop);
+    }
+
+    private void killPlaced() {
+        String reason = killReason;
+        placed.forEach(id -> engine.killNow(id, reason));
     }
 }

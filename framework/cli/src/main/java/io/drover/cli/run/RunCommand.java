@@ -5,6 +5,7 @@ import io.drover.cli.ConfigOption;
 import io.drover.cli.ExitCodes;
 import io.drover.cli.LogLevels;
 import io.drover.cli.PluginDirs;
+import io.drover.cli.UserException;
 import io.drover.cli.format.AllocJson;
 import io.drover.cli.format.AllocStatusFormatter;
 import io.drover.core.config.AgentConfig;
@@ -13,6 +14,8 @@ import io.drover.core.driver.DriverRegistry;
 import io.drover.core.engine.Engine;
 import io.drover.core.engine.EngineConfig;
 import io.drover.core.engine.EngineRuntime;
+import io.drover.core.event.GoDuration;
+import io.drover.core.spec.parse.GoDurations;
 import io.drover.core.spec.parse.JobFileException;
 import io.drover.core.state.AllocationState;
 import io.drover.core.state.ClientStatus;
@@ -20,6 +23,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -37,15 +42,26 @@ import picocli.CommandLine.Parameters;
         description = {
             "Runs the jobs in an embedded agent until every allocation is complete or failed, then prints each "
                     + "allocation's status like 'nomad alloc status -verbose'.",
-            "While jobs run, a live status line per allocation goes to stderr. Ctrl-C stops the allocations "
-                    + "(poststop tasks still run) and prints their status.",
+            "While jobs run, a live status line per allocation goes to stderr. Ctrl-C (or SIGTERM) stops the "
+                    + "allocations (poststop tasks still run) and prints their status; a second Ctrl-C, or "
+                    + "max_kill_timeout + 10s, kills every task left with SIGKILL.",
             "Dev mode: raw_exec is enabled unless the config's plugin block says otherwise; data goes to a "
                     + "temporary directory unless the config sets data_dir."},
         footer = {"", "Exit codes: 0 every allocation complete, 1 an allocation failed, "
-                + "2 bad input (job file, config, unknown driver); nothing runs on 2."})
+                + "2 bad input (job file, config, unknown driver); nothing runs on 2; 130 / 143 interrupted by "
+                + "SIGINT / SIGTERM (the status is printed)."})
 public final class RunCommand implements Callable<Integer> {
     /** Extra time the Ctrl-C path waits beyond max_kill_timeout for poststop tasks and the final status. */
     private static final Duration INTERRUPT_GRACE = Duration.ofSeconds(10);
+
+    /**
+     * System property that replaces the Ctrl-C path's wait bound (default max_kill_timeout + 10 s), a Go duration
+     * ({@code -Ddrover.run.interrupt-wait=2s}, via {@code JAVA_TOOL_OPTIONS}).
+     */
+    static final String INTERRUPT_WAIT_PROPERTY = "drover.run.interrupt-wait";
+
+    /** How long the tasks killed with SIGKILL (second Ctrl-C, or the wait bound passed) get to be reported dead. */
+    private static final Duration KILL_WAIT = Duration.ofSeconds(10);
 
     /** Lines of each task's stdout and stderr that -verbose prints under its section. */
     private static final int LOG_TAIL_LINES = 10;
@@ -79,7 +95,9 @@ public final class RunCommand implements Callable<Integer> {
             LogLevels.verbose();
         }
         ClientConfig client = agent.client();
-        try (InterruptHook interrupt = InterruptHook.install(client.maxKillTimeout().plus(INTERRUPT_GRACE));
+        Duration interruptWait = interruptWait(client);
+        try (InterruptSignals signals = InterruptSignals.install();
+                InterruptHook hook = InterruptHook.install(interruptWait.plus(KILL_WAIT));
                 DataDir data = DataDir.open(agent.dataDir());
                 EngineRuntime runtime = EngineRuntime.real(Math.max(2, Runtime.getRuntime().availableProcessors()));
                 DriverRegistry registry = DriverRegistry.load(PluginDirs.resolve(agent),
@@ -99,16 +117,73 @@ public final class RunCommand implements Callable<Integer> {
                     LiveStatus live = new LiveStatus(ctx.err(), ctx.errIsTerminal(), verbose, ctx.terminalWidth())) {
                 engine.addListener(live);
                 JobRunner runner = new JobRunner(engine);
-                interrupt.onInterrupt(() -> {
-                    ctx.err().println("==> Caught interrupt: stopping allocations");
-                    runner.stopAll();
-                });
-                allocs = runner.runToEnd(loaded.jobs());
+                allocs = runToEnd(runner, loaded, signals, hook, interruptWait);
             }
             ctx.out().print(json ? AllocJson.format(allocs) : text(allocs, data.path()));
             ctx.out().flush();
+            if (signals.first().isDone()) {
+                return signals.first().join();
+            }
             return allocs.stream().anyMatch(a -> a.clientStatus() == ClientStatus.FAILED)
                     ? ExitCodes.FAILED : ExitCodes.OK;
+        }
+    }
+
+    /**
+     * Runs the jobs until every allocation is terminal. The first SIGINT or SIGTERM stops the allocations (their
+     * poststop tasks then run, as in Nomad). {@code drover run} owns its tasks — no agent re-attaches them after
+     * it — so when they have not ended {@code interruptWait} after it, or on a second signal, every task left is
+     * killed at once (SIGKILL of its tree, through the engine: the events are recorded), and their exits are
+     * awaited at most {@link #KILL_WAIT}.
+     *
+     * @return every allocation's latest state, terminal unless a driver never reported a killed task's end
+     */
+    private List<AllocationState> runToEnd(JobRunner runner, JobLoader.Result loaded, InterruptSignals signals,
+            InterruptHook hook, Duration interruptWait) {
+        signals.first().thenRun(() -> {
+            ctx.err().println("==> Caught interrupt: stopping allocations (interrupt again to kill every task now)");
+            runner.stopAll();
+        });
+        CompletableFuture<String> kill = signals.first().thenCompose(code -> signals.second()
+                .thenApply(again -> "drover run interrupted twice")
+                .applyToEither(after(interruptWait), reason -> reason));
+        kill.thenAccept(reason -> {
+            ctx.err().println("==> " + reason + ": killing every task left (SIGKILL)");
+            runner.killAll(reason);
+        });
+        hook.onInterrupt(() -> kill.complete("drover run shutting down"));
+        CompletableFuture<Void> ended = runner.submitAll(loaded.jobs());
+        CompletableFuture.anyOf(ended, kill.thenCompose(reason -> after(KILL_WAIT))).join();
+        List<AllocationState> allocs = runner.allocations();
+        long live = allocs.stream().filter(a -> !a.clientStatus().terminal()).count();
+        if (live > 0) {
+            ctx.err().println("Warning: " + live + " allocation(s) not reported dead " + GoDuration.format(KILL_WAIT)
+                    + " after SIGKILL; their last state follows");
+        }
+        return allocs;
+    }
+
+    /** Completes with the time-out's description {@code d} from now, on the JDK's delayed executor (no thread waits). */
+    private static CompletableFuture<String> after(Duration d) {
+        return new CompletableFuture<String>().completeOnTimeout(
+                "allocations still running " + GoDuration.format(d) + " after the interrupt", d.toMillis(),
+                TimeUnit.MILLISECONDS);
+    }
+
+    /** The property's bound when set, else max_kill_timeout + 10 s. */
+    private static Duration interruptWait(ClientConfig client) {
+        String text = System.getProperty(INTERRUPT_WAIT_PROPERTY);
+        if (text == null || text.isBlank()) {
+            return client.maxKillTimeout().plus(INTERRUPT_GRACE);
+        }
+        try {
+            Duration d = GoDurations.parse(text.trim());
+            if (d.isNegative()) {
+                throw new IllegalArgumentException("negative");
+            }
+            return d;
+        } catch (IllegalArgumentException e) {
+            throw UserException.badInput("-D" + INTERRUPT_WAIT_PROPERTY + "=" + text + ": not a duration (e.g. 2s, 1m)");
         }
     }
 

@@ -78,6 +78,8 @@ final class AllocRunner implements TaskRunnerHost {
     private boolean reconciling;
     private boolean reconcileAgain;
     private boolean destroyed;
+    /** {@link #killNow}: every task is SIGKILLed, poststop tasks that have not started never start. */
+    private String forcedReason;
     private io.drover.core.gc.GcReason pendingDestroy;
     private CompletableFuture<DestroyOutcome> pendingDestroyDone;
     private volatile AllocationState snapshot;
@@ -183,6 +185,33 @@ final class AllocRunner implements TaskRunnerHost {
                 }
                 reconcile();
             }
+        });
+    }
+
+    /**
+     * Kills every live task of the allocation at once (SIGKILL of its whole tree, whatever the kill policy, the
+     * tasks' kill_timeout or shutdown_delay), poststop tasks included; poststop tasks that have not started are
+     * not started (they end dead with a Killing event that says so). Every task records Killing, then Terminated
+     * and Killed when its driver reports the exit, so the allocation ends terminal with nothing blank. For an
+     * owner that must leave no process behind ({@code drover run} interrupted). Idempotent.
+     */
+    void killNow(String reason) {
+        serial.execute(() -> {
+            if (forcedReason != null || phase == Phase.DONE) {
+                return;
+            }
+            forcedReason = reason;
+            desired = DesiredStatus.STOP;
+            dirty = true;
+            for (TaskRunner r : runners) {
+                if (!r.dead() && r.step() != TaskRunner.Step.NOT_STARTED) {
+                    r.killNow(reason);
+                }
+            }
+            if (phase == Phase.INIT || phase == Phase.PRESTART || phase == Phase.MAIN) {
+                beginStop(StopCause.STOP_REQUESTED, null);
+            }
+            reconcile();
         });
     }
 
@@ -413,7 +442,11 @@ final class AllocRunner implements TaskRunnerHost {
                 if (stopStage >= stopStages.size()) {
                     phase = Phase.POSTSTOP;
                     dirty = true;
-                    startAll(TaskKind.POSTSTOP);
+                    if (forcedReason != null) {
+                        skipPoststops();
+                    } else {
+                        startAll(TaskKind.POSTSTOP);
+                    }
                     reconcileAgain = true;
                 }
             }
@@ -467,6 +500,16 @@ final class AllocRunner implements TaskRunnerHost {
             killStage(stopStages.get(0));
         }
         reconcileAgain = true;
+    }
+
+    /** After {@link #killNow}: the poststop tasks that never started end dead without running, saying why. */
+    private void skipPoststops() {
+        long now = Nanos.of(timers.now());
+        for (TaskRunner r : of(TaskKind.POSTSTOP).filter(r -> r.step() == TaskRunner.Step.NOT_STARTED).toList()) {
+            r.record(TaskEvents.killing(now, Duration.ZERO, io.drover.driver.api.Signals.SIGKILL,
+                    forcedReason + "; not started"));
+            r.kill("");
+        }
     }
 
     private void killStage(List<TaskRunner> stage) {

@@ -216,6 +216,20 @@ public final class Engine implements AutoCloseable {
     }
 
     /**
+     * Kills every live task of an allocation at once with SIGKILL of its whole tree, poststop tasks included, and
+     * starts no poststop task that has not started; the events (Killing, Terminated, Killed) are recorded as for
+     * any kill. For {@code drover run}, which owns its tasks and must leave none running. Idempotent.
+     *
+     * @param reason shown in each Killing event
+     */
+    public void killNow(String allocId, String reason) {
+        AllocRunner runner = allocs.get(allocId);
+        if (runner != null) {
+            runner.killNow(reason);
+        }
+    }
+
+    /**
      * Called by {@link #submit} with the number of allocations about to be placed, on the caller's thread, before
      * they are created (client GC makes room there). The hook must not wait for anything: placement never waits
      * for destroys.

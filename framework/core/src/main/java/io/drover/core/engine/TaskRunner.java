@@ -75,6 +75,8 @@ final class TaskRunner {
     private boolean maxRuntimeExceeded;
     /** The kill sequence got past its shutdown delay: kill_signal was sent. */
     private boolean killSignalSent;
+    /** {@link #killNow}: SIGKILL at once, no shutdown delay, no kill timeout. */
+    private boolean forced;
     private Timers.Cancellable restartTimer;
     private Timers.Cancellable escalationTimer;
     private Timers.Cancellable maxRuntimeTimer;
@@ -496,7 +498,50 @@ final class TaskRunner {
         }
     }
 
+    /**
+     * Kills the task at once: SIGKILL of its whole tree through the driver (no shutdown_delay, no kill_timeout),
+     * with the usual events (Killing with signal SIGKILL, then Terminated and Killed once the driver reports the
+     * exit). A task already being killed is escalated now. A task that never started just becomes dead. For an
+     * owner that must leave no process behind ({@code drover run} interrupted). Idempotent.
+     *
+     * @param reason shown in the Killing event
+     */
+    void killNow(String reason) {
+        switch (step) {
+            case NOT_STARTED, RESTART_WAIT -> {
+                forced = true;
+                kill(reason);
+            }
+            case STARTING -> {
+                kill(reason); // arms the abandon timer with the task's kill timeout: a start normally completes first
+                forced = true; // the run is SIGKILLed as soon as its start completes
+            }
+            case RUNNING -> {
+                forced = true;
+                kill(reason);
+            }
+            case KILLING -> {
+                if (forced) {
+                    return;
+                }
+                forced = true;
+                killReason = reason;
+                int thisRun = run;
+                cancel(shutdownDelayTimer);
+                cancel(escalationTimer);
+                killSignalSent = false;
+                sendKillSignal(thisRun);
+            }
+            case DEAD -> {
+                // nothing left
+            }
+        }
+    }
+
     private Duration killTimeout() {
+        if (forced) {
+            return Duration.ZERO;
+        }
         return task.killTimeout().compareTo(host.maxKillTimeout()) > 0 ? host.maxKillTimeout() : task.killTimeout();
     }
 
@@ -504,7 +549,7 @@ final class TaskRunner {
         step = Step.KILLING;
         int thisRun = run;
         Duration delay = task.shutdownDelay();
-        if (!delay.isZero() && !maxRuntimeExceeded) {
+        if (!delay.isZero() && !maxRuntimeExceeded && !forced) {
             record(TaskEvents.waitingShutdownDelay(now(), delay));
             shutdownDelayTimer = host.timers().schedule(delay,
                     () -> host.serial().execute(() -> sendKillSignal(thisRun)));
@@ -520,7 +565,8 @@ final class TaskRunner {
         Duration timeout = killTimeout();
         killSignalSent = true;
         Instant killingAt = host.timers().now();
-        record(TaskEvents.killing(Nanos.of(killingAt), timeout, task.killSignal(), killReason));
+        record(TaskEvents.killing(Nanos.of(killingAt), timeout, forced ? Signals.SIGKILL : task.killSignal(),
+                killReason));
         if (timeout.isZero()) {
             host.afterDurable(() -> escalate(thisRun));
             return;
