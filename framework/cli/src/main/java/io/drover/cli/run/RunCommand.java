@@ -4,6 +4,7 @@ import io.drover.cli.CliContext;
 import io.drover.cli.ConfigOption;
 import io.drover.cli.ExitCodes;
 import io.drover.cli.LogLevels;
+import io.drover.cli.PluginBlocks;
 import io.drover.cli.PluginDirs;
 import io.drover.cli.format.AllocJson;
 import io.drover.cli.format.AllocStatusFormatter;
@@ -85,6 +86,7 @@ public final class RunCommand implements Callable<Integer> {
                 DriverRegistry registry = DriverRegistry.load(PluginDirs.resolve(agent),
                         DevModePlugins.merge(agent.plugins()), runtime.timers())) {
             registry.problems().forEach(p -> ctx.err().println("Warning: " + p));
+            PluginBlocks.check(agent, registry, ctx.err());
             JobLoader.Result loaded = JobLoader.load(jobFiles, registry);
             if (!loaded.ok()) {
                 for (JobFileException p : loaded.problems()) {

@@ -27,8 +27,11 @@ final class AgentConfigMapper {
 
     private AgentConfigMapper() {}
 
-    /** @param baseDir directory that relative paths are resolved against (the config file's) */
-    static AgentConfig map(Node.Mapping root, Path baseDir) throws TreeProblem {
+    /**
+     * @param file the config file's name, for {@link ConfigSource}
+     * @param baseDir directory that relative paths are resolved against (the config file's)
+     */
+    static AgentConfig map(String file, Node.Mapping root, Path baseDir) throws TreeProblem {
         AgentConfig d = AgentConfig.defaults();
         MapReader r = MapReader.open(root, "", Vocabulary.AS_WRITTEN, ROOT_KEYS, List.of("plugin"));
         Path dataDir = path(r, "data_dir", baseDir);
@@ -48,7 +51,36 @@ final class AgentConfigMapper {
         ClientConfig client = client(r.child("client", CLIENT_KEYS, List.of()), d.client());
         MapReader acl = r.child("acl", List.of("token"), List.of());
         String token = acl == null ? null : acl.string("token", null);
-        return new AgentConfig(dataDir, pluginDir, logLevel, bindAddr, http, client, plugins(r), token);
+        return new AgentConfig(dataDir, pluginDir, logLevel, bindAddr, http, client, plugins(r), token,
+                new ConfigSource(file, lines(root)));
+    }
+
+    /**
+     * The line of every key the (already validated) file sets, by key path: root keys, the keys of the
+     * {@code ports}, {@code client} and {@code acl} blocks, each {@code plugin "NAME"} block and the keys of its
+     * {@code config} block.
+     */
+    private static Map<String, Integer> lines(Node.Mapping root) {
+        Map<String, Integer> lines = new LinkedHashMap<>();
+        for (Field f : root.fields()) {
+            if ("plugin".equals(f.key()) && f.value() instanceof Node.Mapping block && block.labels().size() == 1) {
+                String path = "plugin \"" + block.labels().get(0) + "\"";
+                lines.put(path, f.line());
+                for (Field c : block.fields()) {
+                    lines.put(path + " > config", c.line());
+                    if (c.value() instanceof Node.Mapping config) {
+                        config.fields().forEach(k -> lines.putIfAbsent(path + " > config > " + k.name(), k.line()));
+                    }
+                }
+            } else if (f.key() != null) {
+                lines.putIfAbsent(f.key(), f.line());
+                if (f.value() instanceof Node.Mapping block) {
+                    block.fields().forEach(k -> lines.putIfAbsent(f.key() + " > " + (k.key() != null ? k.key()
+                            : k.name()), k.line()));
+                }
+            }
+        }
+        return lines;
     }
 
     private static Path path(MapReader r, String key, Path baseDir) throws TreeProblem {

@@ -1,0 +1,108 @@
+package io.drover.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A bad agent config is one line naming the file, line and key, exit code 2, and nothing starts (contract §4) —
+ * including what is found only once the drivers load (a driver refusing its plugin block). The agent tests are
+ * bounded: an agent that wrongly starts would block in its command forever.
+ */
+class ConfigErrorsTest {
+    @TempDir
+    Path tmp;
+
+    private static String plugins() {
+        String dir = System.getProperty("drover.test.plugins");
+        if (dir == null) {
+            throw new IllegalStateException("system property drover.test.plugins is unset: run 'mvn package'");
+        }
+        return dir;
+    }
+
+    /** A config with the test plugins (mock, raw_exec, java), any free port and {@code extra} appended. */
+    private Path config(String extra) throws Exception {
+        return Files.writeString(tmp.resolve("agent.hcl"), """
+                data_dir   = "%s"
+                plugin_dir = "%s"
+                ports {
+                  http = 0
+                }
+                """.formatted(tmp.resolve("data"), plugins()) + extra);
+    }
+
+    private static void assertOneErrorLine(CliRun run, String line) {
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(run.errorLines()).containsExactly(line);
+        assertThat(run.hasNoStackTrace()).isTrue();
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aBadValueInRawExecsPluginBlockStopsTheAgent() throws Exception {
+        Path file = config("""
+                plugin "raw_exec" {
+                  config {
+                    enabled = "yes"
+                  }
+                }
+                """);
+
+        CliRun run = CliRun.of("agent", "-config", file.toString());
+
+        assertOneErrorLine(run, "Error: " + file
+                + ":8: plugin \"raw_exec\" > config > enabled: must be true or false, found \"yes\"");
+        assertThat(run.err()).doesNotContain("Drover agent started");
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void anUnknownKeyInRawExecsPluginBlockStopsTheAgent() throws Exception {
+        Path file = config("""
+                plugin "raw_exec" {
+                  config {
+                    enabled = true
+                    bogus   = true
+                  }
+                }
+                """);
+
+        CliRun run = CliRun.of("agent", "-config", file.toString());
+
+        assertOneErrorLine(run, "Error: " + file
+                + ":9: plugin \"raw_exec\" > config > bogus: unknown key (allowed: enabled)");
+    }
+
+    @Test
+    void runRefusesABadPluginBlockToo() throws Exception {
+        Path file = config("""
+                plugin "raw_exec" {
+                  config {
+                    enabled = "yes"
+                  }
+                }
+                """);
+
+        CliRun run = CliRun.of("run", "-config", file.toString(), tmp.resolve("job.hcl").toString());
+
+        assertOneErrorLine(run, "Error: " + file
+                + ":8: plugin \"raw_exec\" > config > enabled: must be true or false, found \"yes\"");
+    }
+
+    @Test
+    void pluginStatusWarnsAboutABlockNamingNoDriver() throws Exception {
+        Path file = config("plugin \"nosuch\" {\n}\n");
+
+        CliRun run = CliRun.of("plugin", "status", "-config", file.toString());
+
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.OK);
+        assertThat(run.err().lines().toList()).containsExactly("Warning: " + file + ":6: plugin \"nosuch\": no driver "
+                + "\"nosuch\" is loaded from " + plugins() + "; the block is ignored");
+    }
+}
