@@ -80,6 +80,30 @@ class ConfigErrorsTest {
     }
 
     @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aBindAddrThatIsNoAddressIsAConfigError() throws Exception {
+        Path file = config("bind_addr = \"not an addr!!\"\n");
+
+        CliRun run = CliRun.of("agent", "-config", file.toString());
+
+        assertOneErrorLine(run, "Error: " + file + ":6: bind_addr: not an IP address or host name: \"not an addr!!\"");
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aPluginDirTheConfigSetsMustExist() throws Exception {
+        Path missing = tmp.resolve("no-plugins");
+        Path file = Files.writeString(tmp.resolve("agent.hcl"), """
+                data_dir   = "%s"
+                plugin_dir = "no-plugins"
+                """.formatted(tmp.resolve("data")));
+
+        CliRun run = CliRun.of("agent", "-config", file.toString());
+
+        assertOneErrorLine(run, "Error: " + file + ":2: plugin_dir: " + missing + " does not exist");
+    }
+
+    @Test
     void runRefusesABadPluginBlockToo() throws Exception {
         Path file = config("""
                 plugin "raw_exec" {

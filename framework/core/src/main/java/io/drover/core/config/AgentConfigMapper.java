@@ -5,6 +5,7 @@ import io.drover.core.spec.parse.tree.MapReader;
 import io.drover.core.spec.parse.tree.Node;
 import io.drover.core.spec.parse.tree.TreeProblem;
 import io.drover.core.spec.parse.tree.Vocabulary;
+import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,7 +16,9 @@ import java.util.Map;
 
 /**
  * Builds and validates an {@link AgentConfig} from a config file's neutral tree (contract §4): the schema,
- * defaults and checks of the agent config live here. Pure; the first problem found is thrown.
+ * defaults and checks of the agent config live here. The first problem found is thrown. Not quite pure: a
+ * {@code plugin_dir} the file sets must exist, and a {@code bind_addr} that is a host name must resolve (both are
+ * config errors, named with file and line, rather than an agent that starts with no drivers or fails to bind).
  */
 final class AgentConfigMapper {
     private static final List<String> ROOT_KEYS =
@@ -36,6 +39,10 @@ final class AgentConfigMapper {
         MapReader r = MapReader.open(root, "", Vocabulary.AS_WRITTEN, ROOT_KEYS, List.of("plugin"));
         Path dataDir = path(r, "data_dir", baseDir);
         Path pluginDir = path(r, "plugin_dir", baseDir);
+        if (pluginDir != null && !Files.isDirectory(pluginDir)) {
+            throw r.problem("plugin_dir", Files.exists(pluginDir) ? pluginDir + " is not a directory"
+                    : pluginDir + " does not exist");
+        }
         String level = r.string("log_level", d.logLevel());
         String logLevel = level.toUpperCase(Locale.ROOT);
         if (!LOG_LEVELS.contains(logLevel)) {
@@ -44,6 +51,10 @@ final class AgentConfigMapper {
         String bindAddr = r.string("bind_addr", d.bindAddr());
         if (bindAddr.isBlank()) {
             throw r.problem("bind_addr", "must not be empty");
+        }
+        String badAddr = BindAddress.problem(bindAddr);
+        if (badAddr != null) {
+            throw r.problem("bind_addr", badAddr);
         }
         // http = 0: any free port, chosen at start (the agent prints it in its banner); for tests and scripts.
         MapReader ports = r.child("ports", List.of("http"), List.of());
