@@ -120,6 +120,37 @@ class ConfigErrorsTest {
     }
 
     @Test
+    void runWarnsOnceAboutTheAgentOnlyKeysItIgnores() throws Exception {
+        Path file = config("""
+                client {
+                  max_kill_timeout = "5s"
+                  gc_max_allocs    = 10
+                }
+                """);
+        Path job = Files.writeString(tmp.resolve("job.hcl"), "job \"j\" {\n  bogus = 1\n}\n");
+
+        CliRun run = CliRun.of("run", "-config", file.toString(), job.toString());
+
+        assertThat(run.err().lines().filter(l -> l.startsWith("Warning: ")).toList()).containsExactly(
+                "Warning: drover run: ignoring agent-only keys in " + file + ": ports, gc_max_allocs");
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE); // the bad job file; nothing ran
+    }
+
+    @Test
+    void runWithoutAgentOnlyKeysWarnsNothing() throws Exception {
+        Path file = Files.writeString(tmp.resolve("run.hcl"), """
+                plugin_dir = "%s"
+                client {
+                  max_kill_timeout = "5s"
+                }
+                """.formatted(plugins()));
+
+        CliRun run = CliRun.of("run", "-config", file.toString(), tmp.resolve("missing.hcl").toString());
+
+        assertThat(run.err()).doesNotContain("Warning");
+    }
+
+    @Test
     void pluginStatusWarnsAboutABlockNamingNoDriver() throws Exception {
         Path file = config("plugin \"nosuch\" {\n}\n");
 

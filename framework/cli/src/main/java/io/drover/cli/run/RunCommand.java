@@ -76,6 +76,7 @@ public final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         AgentConfig agent = config.load();
+        ignoredKeys(agent).ifPresent(line -> ctx.err().println(line));
         if (verbose) {
             LogLevels.verbose();
         }
@@ -112,6 +113,23 @@ public final class RunCommand implements Callable<Integer> {
             return allocs.stream().anyMatch(a -> a.clientStatus() == ClientStatus.FAILED)
                     ? ExitCodes.FAILED : ExitCodes.OK;
         }
+    }
+
+    /**
+     * Keys of the agent config that only {@code drover agent} uses: the embedded agent has no API, no log level of
+     * its own and no garbage collector (it runs the jobs to their end, then exits).
+     */
+    static final List<String> AGENT_ONLY_KEYS = List.of("log_level", "bind_addr", "ports", "acl",
+            "client > gc_interval", "client > gc_max_allocs", "client > gc_disk_usage_threshold",
+            "client > gc_inode_usage_threshold", "client > gc_parallel_destroys", "client > record_retention");
+
+    /** One warning line naming the agent-only keys the config file sets, in file order; empty when none. */
+    static java.util.Optional<String> ignoredKeys(AgentConfig agent) {
+        List<String> set = agent.source().keys().stream().filter(AGENT_ONLY_KEYS::contains)
+                .sorted(java.util.Comparator.comparingInt(agent.source()::line))
+                .map(k -> k.substring(k.lastIndexOf(' ') + 1)).toList();
+        return set.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of("Warning: drover run: ignoring "
+                + "agent-only keys in " + agent.source().file() + ": " + String.join(", ", set));
     }
 
     /** With -verbose, each task's section ends with the last lines of its stdout and stderr. */
