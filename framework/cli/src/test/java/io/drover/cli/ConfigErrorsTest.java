@@ -160,4 +160,14 @@ class ConfigErrorsTest {
         assertThat(run.err().lines().toList()).containsExactly("Warning: " + file + ":6: plugin \"nosuch\": no driver "
                 + "\"nosuch\" is loaded from " + plugins() + "; the block is ignored");
     }
+
+    @Test
+    void anUnresolvableAgentAddressIsReportedAsAnUnknownHost() {
+        CliRun run = CliRun.of("job", "status", "-address", "http://nonexistent.invalid:4747");
+
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.FAILED);
+        assertThat(run.err().lines().toList()).containsExactly("Error: no Drover agent at "
+                + "http://nonexistent.invalid:4747 (unknown host nonexistent.invalid); start one with 'drover agent "
+                + "-config FILE' or set -address/DROVER_ADDR");
+    }
 }
