@@ -2,9 +2,11 @@ package io.drover.agent;
 
 import io.drover.agent.http.HttpApi;
 import io.drover.core.config.AgentConfig;
+import io.drover.core.config.ConfigException;
 import io.drover.core.driver.DriverCatalog;
 import io.drover.core.driver.DriverInfo;
 import io.drover.core.driver.DriverRegistry;
+import io.drover.core.driver.PluginConfigProblem;
 import io.drover.core.engine.Engine;
 import io.drover.core.engine.EngineConfig;
 import io.drover.core.engine.EngineRuntime;
@@ -93,6 +95,12 @@ public final class Agent implements AutoCloseable {
         long tStore = System.nanoTime();
         EngineRuntime runtime = EngineRuntime.real(Math.max(2, Runtime.getRuntime().availableProcessors()));
         DriverRegistry registry = loadDrivers(config, runtime);
+        if (registry != null && !registry.configProblems().isEmpty()) {
+            registry.close();
+            closeQuietly(runtime);
+            store.close();
+            throw new AgentStartException(configError(config, registry.configProblems().get(0)));
+        }
         DriverCatalog catalog = registry != null ? registry : EMPTY;
         Engine engine = new Engine(new EngineConfig(dataDir, config.client().maxKillTimeout(),
                 config.client().gcKillPolicy(), config.client().driverStartTimeout()), catalog, runtime, store,
@@ -203,7 +211,13 @@ public final class Agent implements AutoCloseable {
         }
         DriverRegistry registry = DriverRegistry.load(dir, config.plugins(), runtime.timers());
         registry.problems().forEach(LOG::warn);
+        registry.unusedPluginBlocks(config).forEach(LOG::warn);
         return registry;
+    }
+
+    /** A driver refused its plugin config block: a config error naming the file, the line where known and the key. */
+    private static ConfigException configError(AgentConfig config, PluginConfigProblem p) {
+        return config.source().error(p.keyPath(), p.problem());
     }
 
     /** The bound HTTP port (the ephemeral one when configured with port 0). */

@@ -85,6 +85,58 @@ class AgentStartTest {
                 + " is writable by other users (rwxrwxr-x): refusing to load plugins from it"));
     }
 
+    private static String testPlugins() {
+        return Path.of(System.getProperty("drover.test.plugins", "target/test-plugins")).toAbsolutePath().toString();
+    }
+
+    @Test
+    void aPluginBlockItsDriverRefusesIsAConfigErrorAndNothingStarts() throws Exception {
+        Path file = Files.writeString(tmp.resolve("agent.hcl"), """
+                data_dir   = "%s"
+                plugin_dir = "%s"
+                ports {
+                  http = 0
+                }
+                plugin "mock" {
+                  config {
+                    bogus = true
+                  }
+                }
+                """.formatted(tmp.resolve("data"), testPlugins()));
+        AgentConfig parsed = io.drover.core.config.AgentConfigParser.parse(file);
+
+        assertThatThrownBy(() -> Agent.start(parsed, () -> {}))
+                .isInstanceOf(AgentStartException.class)
+                .hasMessage(file + ":8: plugin \"mock\" > config > bogus: unknown key (the mock driver takes no "
+                        + "plugin config)");
+        Await.until("no agent thread left", () -> Thread.getAllStackTraces().keySet().stream()
+                .noneMatch(t -> t.getName().startsWith("drover-http-") || t.getName().startsWith("drover-engine-")));
+    }
+
+    @Test
+    void aPluginBlockNamingNoLoadedDriverIsOneWarningAndTheAgentStarts() throws Exception {
+        Path file = Files.writeString(tmp.resolve("agent.hcl"), """
+                data_dir   = "%s"
+                plugin_dir = "%s"
+                ports {
+                  http = 0
+                }
+                plugin "nosuch" {
+                  config {
+                    enabled = true
+                  }
+                }
+                """.formatted(tmp.resolve("data"), testPlugins()));
+        List<String> warnings = new CopyOnWriteArrayList<>();
+        try (var captured = LogCapture.of(Agent.class, warnings);
+                Agent agent = Agent.start(io.drover.core.config.AgentConfigParser.parse(file), () -> {})) {
+            assertThat(agent.drivers()).extracting(d -> d.name()).containsExactly("mock");
+        }
+        assertThat(warnings.stream().filter(w -> w.startsWith("WARN"))).containsExactly("WARN " + file
+                + ":6: plugin \"nosuch\": no driver \"nosuch\" is loaded from " + testPlugins()
+                + "; the block is ignored");
+    }
+
     @Test
     void anExistingDataDirOpenToOthersIsKeptAsItIsWithAWarning() throws Exception {
         Path dataDir = Files.createDirectories(tmp.resolve("open-data"));

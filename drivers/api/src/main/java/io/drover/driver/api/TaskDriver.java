@@ -43,9 +43,11 @@ public interface TaskDriver extends ExtensionPoint {
      * Called once, before any other method but {@link #name()}, with the host's services and the operator's
      * {@code plugin "<name>" { config { ... } }} block (empty when absent).
      *
-     * @throws DriverException when the plugin config is invalid or the driver cannot run here; the host then
-     *     skips the driver with one problem line naming its JAR and the message, and refuses jobs that use it
-     *     (as an unknown driver). A driver that can run but is not ready reports it through {@link #health()}.
+     * @throws PluginConfigException when the plugin config block is invalid (unknown key, bad value): a bad agent
+     *     config, so the agent does not start; the user gets one line naming the config file and the key
+     * @throws DriverException when the driver cannot run here for another reason; the host then skips the driver
+     *     with one problem line naming its JAR and the message, and refuses jobs that use it (as an unknown
+     *     driver). A driver that can run but is not ready reports it through {@link #health()}.
      */
     void init(DriverContext context) throws DriverException;
 

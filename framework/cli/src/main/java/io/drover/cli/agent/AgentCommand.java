@@ -66,6 +66,9 @@ public final class AgentCommand implements Callable<Integer> {
         try {
             agent = Agent.start(config, null);
         } catch (AgentStartException e) {
+            if (e.configError() != null) {
+                throw e.configError(); // a driver refused its plugin block: a bad config, exit 2
+            }
             throw new UserException("agent not started: " + e.getMessage(), ExitCodes.FAILED);
         }
         Thread hook = new Thread(() -> {
@@ -140,6 +143,6 @@ public final class AgentCommand implements Callable<Integer> {
             }
         }
         return new AgentConfig(dataDir, PluginDirs.resolve(c), c.logLevel(), c.bindAddr(), c.httpPort(),
-                c.client(), plugins, c.aclToken());
+                c.client(), plugins, c.aclToken(), c.source());
     }
 }

@@ -109,16 +109,29 @@ public final class ApiClient {
         try {
             return http.send(req, handler);
         } catch (ConnectException e) {
-            throw noAgent("connection refused");
+            throw noAgent(unresolved(e) ? "unknown host " + req.uri().getHost() : "connection refused");
         } catch (HttpConnectTimeoutException e) {
             throw noAgent("connect timed out");
         } catch (IOException e) {
+            if (unresolved(e)) {
+                throw noAgent("unknown host " + req.uri().getHost());
+            }
             String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
             throw new UserException("request to the agent at " + address + " failed: " + why, ExitCodes.FAILED);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new UserException("interrupted", ExitCodes.FAILED);
         }
+    }
+
+    /** Whether the address's host name did not resolve (the HTTP client reports it as a failed connect). */
+    private static boolean unresolved(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.nio.channels.UnresolvedAddressException || t instanceof java.net.UnknownHostException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private UserException noAgent(String why) {

@@ -68,6 +68,7 @@ public final class PluginStatusCommand implements Callable<Integer> {
         try (RealTimers timers = new RealTimers();
                 DriverRegistry registry = DriverRegistry.load(dir, agent.plugins(), timers)) {
             registry.problems().forEach(p -> ctx.err().println("Warning: " + p));
+            io.drover.cli.PluginBlocks.check(agent, registry, ctx.err());
             List<DriverInfo> drivers = registry.drivers();
             if (drivers.isEmpty()) {
                 ctx.out().println("No driver plugins loaded from " + dir);

@@ -4,6 +4,7 @@ import io.drover.cli.CliContext;
 import io.drover.cli.ConfigOption;
 import io.drover.cli.ExitCodes;
 import io.drover.cli.LogLevels;
+import io.drover.cli.PluginBlocks;
 import io.drover.cli.PluginDirs;
 import io.drover.cli.UserException;
 import io.drover.cli.format.AllocJson;
@@ -91,6 +92,7 @@ public final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         AgentConfig agent = config.load();
+        ignoredKeys(agent).ifPresent(line -> ctx.err().println(line));
         if (verbose) {
             LogLevels.verbose();
         }
@@ -103,6 +105,7 @@ public final class RunCommand implements Callable<Integer> {
                 DriverRegistry registry = DriverRegistry.load(PluginDirs.resolve(agent),
                         DevModePlugins.merge(agent.plugins()), runtime.timers())) {
             registry.problems().forEach(p -> ctx.err().println("Warning: " + p));
+            PluginBlocks.check(agent, registry, ctx.err());
             JobLoader.Result loaded = JobLoader.load(jobFiles, registry);
             if (!loaded.ok()) {
                 for (JobFileException p : loaded.problems()) {
@@ -185,6 +188,23 @@ public final class RunCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw UserException.badInput("-D" + INTERRUPT_WAIT_PROPERTY + "=" + text + ": not a duration (e.g. 2s, 1m)");
         }
+    }
+
+    /**
+     * Keys of the agent config that only {@code drover agent} uses: the embedded agent has no API, no log level of
+     * its own and no garbage collector (it runs the jobs to their end, then exits).
+     */
+    static final List<String> AGENT_ONLY_KEYS = List.of("log_level", "bind_addr", "ports", "acl",
+            "client > gc_interval", "client > gc_max_allocs", "client > gc_disk_usage_threshold",
+            "client > gc_inode_usage_threshold", "client > gc_parallel_destroys", "client > record_retention");
+
+    /** One warning line naming the agent-only keys the config file sets, in file order; empty when none. */
+    static java.util.Optional<String> ignoredKeys(AgentConfig agent) {
+        List<String> set = agent.source().keys().stream().filter(AGENT_ONLY_KEYS::contains)
+                .sorted(java.util.Comparator.comparingInt(agent.source()::line))
+                .map(k -> k.substring(k.lastIndexOf(' ') + 1)).toList();
+        return set.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of("Warning: drover run: ignoring "
+                + "agent-only keys in " + agent.source().file() + ": " + String.join(", ", set));
     }
 
     /** With -verbose, each task's section ends with the last lines of its stdout and stderr. */

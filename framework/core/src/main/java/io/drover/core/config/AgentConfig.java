@@ -9,8 +9,9 @@ import java.util.Map;
  * @param dataDir null when unset ({@code drover run} then uses a temp dir)
  * @param pluginDir null when unset (the launcher's default, {@code plugins/dist})
  * @param plugins each {@code plugin "name" { config { ... } }} block: driver name to its config map
- * @param aclToken {@code acl { token = "..." }}: when set, every HTTP API request must carry it; null when unset.
- *     Kept as the last component so the parser's constructor calls only append to the argument list.
+ * @param aclToken {@code acl { token = "..." }}: when set, every HTTP API request must carry it; null when unset
+ * @param source the file and the lines of the keys it sets ({@link ConfigSource#NONE} for defaults); kept last so
+ *     that older constructor calls only need an overload
  */
 public record AgentConfig(
         Path dataDir,
@@ -20,13 +21,21 @@ public record AgentConfig(
         int httpPort,
         ClientConfig client,
         Map<String, Map<String, Object>> plugins,
-        String aclToken) {
+        String aclToken,
+        ConfigSource source) {
 
     public AgentConfig {
+        source = source == null ? ConfigSource.NONE : source;
         plugins = Map.copyOf(plugins);
         if (aclToken != null && aclToken.isEmpty()) {
             aclToken = null; // an empty token would protect nothing: treat it as unset
         }
+    }
+
+    /** A config that comes from no file ({@link ConfigSource#NONE}). */
+    public AgentConfig(Path dataDir, Path pluginDir, String logLevel, String bindAddr, int httpPort,
+            ClientConfig client, Map<String, Map<String, Object>> plugins, String aclToken) {
+        this(dataDir, pluginDir, logLevel, bindAddr, httpPort, client, plugins, aclToken, ConfigSource.NONE);
     }
 
     /** A config without an API token (the constructor callers had before {@code acl} existed). */
@@ -40,10 +49,12 @@ public record AgentConfig(
     public String toString() {
         return "AgentConfig[dataDir=" + dataDir + ", pluginDir=" + pluginDir + ", logLevel=" + logLevel
                 + ", bindAddr=" + bindAddr + ", httpPort=" + httpPort + ", client=" + client + ", plugins="
-                + plugins.keySet() + ", aclToken=" + (aclToken == null ? "null" : "<redacted>") + "]";
+                + plugins.keySet() + ", aclToken=" + (aclToken == null ? "null" : "<redacted>") + ", source="
+                + source.file() + "]";
     }
 
     public static AgentConfig defaults() {
-        return new AgentConfig(null, null, "INFO", "127.0.0.1", 4747, ClientConfig.defaults(), Map.of(), null);
+        return new AgentConfig(null, null, "INFO", "127.0.0.1", 4747, ClientConfig.defaults(), Map.of(), null,
+                ConfigSource.NONE);
     }
 }

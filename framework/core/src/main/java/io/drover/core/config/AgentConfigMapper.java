@@ -5,6 +5,7 @@ import io.drover.core.spec.parse.tree.MapReader;
 import io.drover.core.spec.parse.tree.Node;
 import io.drover.core.spec.parse.tree.TreeProblem;
 import io.drover.core.spec.parse.tree.Vocabulary;
+import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,7 +16,9 @@ import java.util.Map;
 
 /**
  * Builds and validates an {@link AgentConfig} from a config file's neutral tree (contract §4): the schema,
- * defaults and checks of the agent config live here. Pure; the first problem found is thrown.
+ * defaults and checks of the agent config live here. The first problem found is thrown. Not quite pure: a
+ * {@code plugin_dir} the file sets must exist, and a {@code bind_addr} that is a host name must resolve (both are
+ * config errors, named with file and line, rather than an agent that starts with no drivers or fails to bind).
  */
 final class AgentConfigMapper {
     private static final List<String> ROOT_KEYS =
@@ -27,12 +30,19 @@ final class AgentConfigMapper {
 
     private AgentConfigMapper() {}
 
-    /** @param baseDir directory that relative paths are resolved against (the config file's) */
-    static AgentConfig map(Node.Mapping root, Path baseDir) throws TreeProblem {
+    /**
+     * @param file the config file's name, for {@link ConfigSource}
+     * @param baseDir directory that relative paths are resolved against (the config file's)
+     */
+    static AgentConfig map(String file, Node.Mapping root, Path baseDir) throws TreeProblem {
         AgentConfig d = AgentConfig.defaults();
         MapReader r = MapReader.open(root, "", Vocabulary.AS_WRITTEN, ROOT_KEYS, List.of("plugin"));
         Path dataDir = path(r, "data_dir", baseDir);
         Path pluginDir = path(r, "plugin_dir", baseDir);
+        if (pluginDir != null && !Files.isDirectory(pluginDir)) {
+            throw r.problem("plugin_dir", Files.exists(pluginDir) ? pluginDir + " is not a directory"
+                    : pluginDir + " does not exist");
+        }
         String level = r.string("log_level", d.logLevel());
         String logLevel = level.toUpperCase(Locale.ROOT);
         if (!LOG_LEVELS.contains(logLevel)) {
@@ -42,13 +52,46 @@ final class AgentConfigMapper {
         if (bindAddr.isBlank()) {
             throw r.problem("bind_addr", "must not be empty");
         }
+        String badAddr = BindAddress.problem(bindAddr);
+        if (badAddr != null) {
+            throw r.problem("bind_addr", badAddr);
+        }
         // http = 0: any free port, chosen at start (the agent prints it in its banner); for tests and scripts.
         MapReader ports = r.child("ports", List.of("http"), List.of());
         int http = ports == null ? d.httpPort() : (int) ports.integer("http", d.httpPort(), 0, 65535);
         ClientConfig client = client(r.child("client", CLIENT_KEYS, List.of()), d.client());
         MapReader acl = r.child("acl", List.of("token"), List.of());
         String token = acl == null ? null : acl.string("token", null);
-        return new AgentConfig(dataDir, pluginDir, logLevel, bindAddr, http, client, plugins(r), token);
+        return new AgentConfig(dataDir, pluginDir, logLevel, bindAddr, http, client, plugins(r), token,
+                new ConfigSource(file, lines(root)));
+    }
+
+    /**
+     * The line of every key the (already validated) file sets, by key path: root keys, the keys of the
+     * {@code ports}, {@code client} and {@code acl} blocks, each {@code plugin "NAME"} block and the keys of its
+     * {@code config} block.
+     */
+    private static Map<String, Integer> lines(Node.Mapping root) {
+        Map<String, Integer> lines = new LinkedHashMap<>();
+        for (Field f : root.fields()) {
+            if ("plugin".equals(f.key()) && f.value() instanceof Node.Mapping block && block.labels().size() == 1) {
+                String path = "plugin \"" + block.labels().get(0) + "\"";
+                lines.put(path, f.line());
+                for (Field c : block.fields()) {
+                    lines.put(path + " > config", c.line());
+                    if (c.value() instanceof Node.Mapping config) {
+                        config.fields().forEach(k -> lines.putIfAbsent(path + " > config > " + k.name(), k.line()));
+                    }
+                }
+            } else if (f.key() != null) {
+                lines.putIfAbsent(f.key(), f.line());
+                if (f.value() instanceof Node.Mapping block) {
+                    block.fields().forEach(k -> lines.putIfAbsent(f.key() + " > " + (k.key() != null ? k.key()
+                            : k.name()), k.line()));
+                }
+            }
+        }
+        return lines;
     }
 
     private static Path path(MapReader r, String key, Path baseDir) throws TreeProblem {

@@ -26,7 +26,7 @@ public final class AgentConfigParser {
         try {
             byte[] content = Files.readAllBytes(file);
             Path dir = file.toAbsolutePath().getParent();
-            return AgentConfigMapper.map(tree(name, content), dir == null ? Path.of("").toAbsolutePath() : dir);
+            return AgentConfigMapper.map(name, tree(name, content), dir == null ? Path.of("").toAbsolutePath() : dir);
         } catch (TreeProblem p) {
             throw new ConfigException(name, p.line(), p.key(), p.problem());
         } catch (IOException e) {

@@ -1,8 +1,10 @@
 package io.drover.core.driver;
 
 import io.drover.core.DroverVersion;
+import io.drover.driver.api.ConfigProblem;
 import io.drover.driver.api.DriverContext;
 import io.drover.driver.api.DriverException;
+import io.drover.driver.api.PluginConfigException;
 import io.drover.driver.api.TaskDriver;
 import io.drover.driver.api.Timers;
 import java.lang.reflect.Constructor;
@@ -17,7 +19,7 @@ import java.util.function.Supplier;
  */
 final class DriverFactory {
     /** A driver could not be created or initialised; {@code reason} is one line for the user. */
-    static final class Failure extends Exception {
+    static class Failure extends Exception {
         Failure(String reason) {
             super(reason, null, false, false);
         }
@@ -73,6 +75,21 @@ final class DriverFactory {
         return name;
     }
 
+    /**
+     * The driver refused its {@code plugin "<name>"} config block ({@link PluginConfigException}): a config error,
+     * which the caller reports as such rather than as a broken plugin.
+     */
+    static final class ConfigFailure extends Failure {
+        final String driver;
+        final ConfigProblem problem;
+
+        ConfigFailure(String name, ConfigProblem problem) {
+            super("driver \"" + name + "\" refused its plugin config: " + problem.key() + ": " + problem.message());
+            this.driver = name;
+            this.problem = problem;
+        }
+    }
+
     /** Calls {@code init} with the driver's {@code plugin "<name>"} config block. */
     void init(String name, TaskDriver driver) throws Failure {
         try {
@@ -81,6 +98,10 @@ final class DriverFactory {
                     driver.init(new DriverContext(pluginConfigs.getOrDefault(name, Map.of()), timers,
                             DroverVersion.VERSION));
                     return null;
+                } catch (PluginConfigException e) {
+                    ConfigProblem p = e.problem();
+                    throw new Wrapped(new ConfigFailure(name, new ConfigProblem(p.key() == null ? "" : p.key(),
+                            p.message() == null || p.message().isBlank() ? Problems.describe(e) : p.message())));
                 } catch (DriverException e) {
                     throw new Wrapped(new Failure("driver \"" + name + "\" failed to initialise: "
                             + (e.getMessage() == null ? Problems.describe(e) : e.getMessage())));

@@ -1,5 +1,6 @@
 package io.drover.core.driver;
 
+import io.drover.core.config.AgentConfig;
 import io.drover.driver.api.DriverHealth;
 import io.drover.driver.api.TaskDriver;
 import io.drover.driver.api.Timers;
@@ -29,13 +30,18 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Thread-safe: fixed after {@link #load}; {@link #close()} may race with lookups, which then see no drivers.
  */
 public final class DriverRegistry implements DriverCatalog, AutoCloseable {
+    private final Path pluginDir;
     private final List<String> problems;
+    private final List<PluginConfigProblem> configProblems;
     private final Map<String, LoadedDriver> drivers; // sorted by name
     private final DroverPluginManager manager; // null when no plugin was loaded
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private DriverRegistry(List<String> problems, Map<String, LoadedDriver> drivers, DroverPluginManager manager) {
+    private DriverRegistry(Path pluginDir, List<String> problems, List<PluginConfigProblem> configProblems,
+            Map<String, LoadedDriver> drivers, DroverPluginManager manager) {
+        this.pluginDir = pluginDir;
         this.problems = List.copyOf(problems);
+        this.configProblems = List.copyOf(configProblems);
         this.drivers = Collections.unmodifiableMap(new TreeMap<>(drivers));
         this.manager = manager;
     }
@@ -52,7 +58,7 @@ public final class DriverRegistry implements DriverCatalog, AutoCloseable {
         DroverPluginManager manager = loader.load();
         Map<String, LoadedDriver> isolated = new java.util.LinkedHashMap<>();
         loader.drivers().forEach((name, d) -> isolated.put(name, bundled(d) ? d : d.isolated(START_THREADS)));
-        return new DriverRegistry(loader.problems(), isolated, manager);
+        return new DriverRegistry(pluginDir, loader.problems(), loader.configProblems(), isolated, manager);
     }
 
     /**
@@ -77,6 +83,35 @@ public final class DriverRegistry implements DriverCatalog, AutoCloseable {
     /** One line per plugin or driver that was skipped, naming its file and the reason, in load order. */
     public List<String> problems() {
         return problems;
+    }
+
+    /**
+     * Drivers whose {@code init} refused their {@code plugin "<name>" { config { ... } }} block (a
+     * {@link io.drover.driver.api.PluginConfigException}), in load order. They are not loaded and not in
+     * {@link #problems()}: a bad config, which the agent and {@code drover run} refuse to start with, naming the
+     * config file and key.
+     */
+    public List<PluginConfigProblem> configProblems() {
+        return configProblems;
+    }
+
+    /**
+     * One line per {@code plugin "<name>"} block the config file sets that names no driver loaded here (nor one that
+     * refused its config), sorted by name: Nomad ignores such a block, Drover warns about it. Blocks not written in
+     * the file (defaults such as {@code -dev}'s raw_exec) are left out: they are harmless when not installed.
+     */
+    public List<String> unusedPluginBlocks(AgentConfig config) {
+        Set<String> refused = new java.util.HashSet<>();
+        configProblems.forEach(p -> refused.add(p.driver()));
+        List<String> lines = new ArrayList<>();
+        for (String name : new java.util.TreeSet<>(config.plugins().keySet())) {
+            String block = "plugin \"" + name + "\"";
+            if (config.source().has(block) && !drivers.containsKey(name) && !refused.contains(name)) {
+                lines.add(config.source().where(block) + block + ": no driver \"" + name + "\" is loaded from "
+                        + pluginDir + "; the block is ignored");
+            }
+        }
+        return lines;
     }
 
     /**

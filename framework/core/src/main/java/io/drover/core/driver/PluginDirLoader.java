@@ -34,6 +34,7 @@ final class PluginDirLoader {
     private final List<String> dirProblems = new ArrayList<>();
     private final Map<Path, List<String>> fileProblems = new TreeMap<>();
     private final Map<String, LoadedDriver> drivers = new LinkedHashMap<>();
+    private final List<PluginConfigProblem> configProblems = new ArrayList<>();
 
     PluginDirLoader(Path pluginDir, Map<String, Map<String, Object>> pluginConfigs, Timers timers) {
         this.pluginDir = pluginDir;
@@ -49,6 +50,11 @@ final class PluginDirLoader {
 
     private void problem(Path file, String reason) {
         fileProblems.computeIfAbsent(file, f -> new ArrayList<>()).add(Problems.skipped(file, reason));
+    }
+
+    /** Drivers that refused their plugin config block, in load order (they are not loaded). */
+    List<PluginConfigProblem> configProblems() {
+        return configProblems;
     }
 
     /** The drivers that loaded, in load order, by name. */
@@ -230,6 +236,9 @@ final class PluginDirLoader {
             String provider = plugin.getDescriptor().getProvider();
             drivers.put(name, new LoadedDriver(name, driver, plugin.getPluginId(), plugin.getDescriptor().getVersion(),
                     provider == null ? "" : provider, jar, plugin.getPluginClassLoader()));
+        } catch (DriverFactory.ConfigFailure f) {
+            configProblems.add(new PluginConfigProblem(f.driver, f.problem.key(), f.problem.message(),
+                    jar));
         } catch (DriverFactory.Failure f) {
             problem(jar, f.getMessage());
         }

@@ -2,6 +2,7 @@ package io.drover.core.driver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.drover.core.driver.testdrivers.BadConfigDriver;
 import io.drover.core.driver.testdrivers.FailingInitDriver;
 import io.drover.core.driver.testdrivers.FakeDriver;
 import io.drover.core.driver.testdrivers.NotADriver;
@@ -242,6 +243,31 @@ class DriverRegistryTest {
         assertThat(registry.problems()).containsExactly(
                 jar("failing.jar") + ": driver \"failing\" failed to initialise: license key missing; skipped");
         assertThat(registry.names()).containsExactly("other");
+    }
+
+    @Test
+    void aDriverRefusingItsPluginConfigIsAConfigProblemNotASkippedPlugin() {
+        TestDriverJar.plugin("regional").extension(BadConfigDriver.class).extension(OtherDriver.class)
+                .writeTo(jar("regional.jar"));
+
+        load(Map.of("regional", Map.of("region", "mars")));
+
+        assertThat(registry.configProblems()).containsExactly(new PluginConfigProblem("regional", "region",
+                "must be \"eu\", found \"mars\"", jar("regional.jar")));
+        assertThat(registry.configProblems().get(0).describe())
+                .isEqualTo("plugin \"regional\" > config > region: must be \"eu\", found \"mars\"");
+        assertThat(registry.problems()).isEmpty();
+        assertThat(registry.names()).containsExactly("other");
+    }
+
+    @Test
+    void aDriverAcceptingItsPluginConfigLoads() {
+        TestDriverJar.plugin("regional").extension(BadConfigDriver.class).writeTo(jar("regional.jar"));
+
+        load(Map.of("regional", Map.of("region", "eu")));
+
+        assertThat(registry.configProblems()).isEmpty();
+        assertThat(registry.names()).containsExactly("regional");
     }
 
     @Test

@@ -1,6 +1,6 @@
 package io.drover.plugins.java;
 
-import io.drover.driver.api.DriverException;
+import io.drover.driver.api.PluginConfigException;
 import java.util.Map;
 import java.util.TreeSet;
 
@@ -12,18 +12,24 @@ record JavaPluginConfig(boolean enabled) {
     static final String DISABLED_MESSAGE =
             "the java driver is disabled by the agent config (plugin \"java\" { config { enabled = false } })";
 
-    /** @throws DriverException (unrecoverable) for unknown keys or a non-boolean {@code enabled} */
-    static JavaPluginConfig parse(Map<String, Object> config) throws DriverException {
+    /**
+     * @throws PluginConfigException for an unknown key (the first, by name) or a non-boolean {@code enabled}: a
+     *     bad agent config, the agent does not start
+     */
+    static JavaPluginConfig parse(Map<String, Object> config) throws PluginConfigException {
         TreeSet<String> unknown = new TreeSet<>(config.keySet());
         unknown.remove("enabled");
         if (!unknown.isEmpty()) {
-            throw new DriverException("java plugin config: unknown key(s) " + String.join(", ", unknown)
-                    + "; it takes enabled", false);
+            throw new PluginConfigException(unknown.first(), "unknown key (allowed: enabled)");
         }
         Object enabled = config.get("enabled");
         if (enabled != null && !(enabled instanceof Boolean)) {
-            throw new DriverException("java plugin config: enabled must be true or false, got " + enabled, false);
+            throw new PluginConfigException("enabled", "must be true or false, found " + describe(enabled));
         }
         return new JavaPluginConfig(!Boolean.FALSE.equals(enabled));
+    }
+
+    private static String describe(Object value) {
+        return value instanceof String s ? "\"" + s + "\"" : String.valueOf(value);
     }
 }

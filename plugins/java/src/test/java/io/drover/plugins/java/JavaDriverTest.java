@@ -1,6 +1,7 @@
 package io.drover.plugins.java;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.drover.driver.api.DriverContext;
 import io.drover.driver.api.DriverException;
@@ -159,6 +160,16 @@ class JavaDriverTest {
         TaskConfig task = TestTasks.task(dir, "java/off", JavaFixture.fixture("ExitWith", "0"), Map.of());
         assertThat(startFailure(off, task).getCause()).hasMessageContaining("disabled");
         off.close();
+    }
+
+    @Test
+    void aBadPluginConfigIsAConfigErrorNamingTheKey() {
+        assertThatThrownBy(() -> new JavaDriver().init(new DriverContext(Map.of("enabled", "no"), new WallTimers(),
+                "0.1.0"))).isInstanceOf(io.drover.driver.api.PluginConfigException.class)
+                .hasMessage("enabled: must be true or false, found \"no\"");
+        assertThatThrownBy(() -> new JavaDriver().init(new DriverContext(Map.of("jvm_options", "x"), new WallTimers(),
+                "0.1.0"))).isInstanceOf(io.drover.driver.api.PluginConfigException.class)
+                .hasMessage("jvm_options: unknown key (allowed: enabled)");
     }
 
     private static ExecutionException startFailure(TaskConfig task) {

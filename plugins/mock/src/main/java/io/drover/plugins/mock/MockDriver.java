@@ -4,6 +4,7 @@ import io.drover.driver.api.Capabilities;
 import io.drover.driver.api.ConfigProblem;
 import io.drover.driver.api.DriverContext;
 import io.drover.driver.api.DriverException;
+import io.drover.driver.api.PluginConfigException;
 import io.drover.driver.api.DriverHealth;
 import io.drover.driver.api.ExitResult;
 import io.drover.driver.api.Signals;
@@ -54,8 +55,8 @@ public final class MockDriver implements TaskDriver {
     @Override
     public void init(DriverContext context) throws DriverException {
         if (!context.pluginConfig().isEmpty()) {
-            throw new DriverException("the mock driver takes no plugin config, got "
-                    + String.join(", ", new TreeSet<>(context.pluginConfig().keySet())), false);
+            throw new PluginConfigException(new TreeSet<>(context.pluginConfig().keySet()).first(),
+                    "unknown key (the mock driver takes no plugin config)");
         }
         timers = context.timers();
     }

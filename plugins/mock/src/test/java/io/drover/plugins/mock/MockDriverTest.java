@@ -257,7 +257,8 @@ class MockDriverTest {
     @Test
     void pluginConfigMustBeEmpty() {
         assertThatThrownBy(() -> new MockDriver().init(new DriverContext(Map.of("enabled", true), timers, "0.1.0")))
-                .isInstanceOf(DriverException.class).hasMessageContaining("enabled");
+                .isInstanceOf(io.drover.driver.api.PluginConfigException.class)
+                .hasMessage("enabled: unknown key (the mock driver takes no plugin config)");
     }
 
     private String started(Map<String, Object> config) {

@@ -1,6 +1,6 @@
 package io.drover.plugins.rawexec;
 
-import io.drover.driver.api.DriverException;
+import io.drover.driver.api.PluginConfigException;
 import java.util.Map;
 import java.util.TreeSet;
 
@@ -12,18 +12,24 @@ record RawExecPluginConfig(boolean enabled) {
     static final String DISABLED_MESSAGE =
             "raw_exec is disabled; enable it with plugin \"raw_exec\" { config { enabled = true } }";
 
-    /** @throws DriverException (unrecoverable) for unknown keys or a non-boolean {@code enabled} */
-    static RawExecPluginConfig parse(Map<String, Object> config) throws DriverException {
+    /**
+     * @throws PluginConfigException for an unknown key (the first, by name) or a non-boolean {@code enabled}: a
+     *     bad agent config, the agent does not start
+     */
+    static RawExecPluginConfig parse(Map<String, Object> config) throws PluginConfigException {
         TreeSet<String> unknown = new TreeSet<>(config.keySet());
         unknown.remove("enabled");
         if (!unknown.isEmpty()) {
-            throw new DriverException("raw_exec plugin config: unknown key(s) " + String.join(", ", unknown)
-                    + "; it takes enabled", false);
+            throw new PluginConfigException(unknown.first(), "unknown key (allowed: enabled)");
         }
         Object enabled = config.get("enabled");
         if (enabled != null && !(enabled instanceof Boolean)) {
-            throw new DriverException("raw_exec plugin config: enabled must be true or false, got " + enabled, false);
+            throw new PluginConfigException("enabled", "must be true or false, found " + describe(enabled));
         }
         return new RawExecPluginConfig(Boolean.TRUE.equals(enabled));
+    }
+
+    private static String describe(Object value) {
+        return value instanceof String s ? "\"" + s + "\"" : String.valueOf(value);
     }
 }

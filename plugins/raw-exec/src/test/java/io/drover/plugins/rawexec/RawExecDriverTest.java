@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.drover.driver.api.ConfigProblem;
 import io.drover.driver.api.DriverContext;
 import io.drover.driver.api.DriverException;
+import io.drover.driver.api.PluginConfigException;
 import io.drover.driver.api.DriverHealth;
 import io.drover.driver.api.ExitResult;
 import io.drover.driver.api.TaskConfig;
@@ -96,9 +97,13 @@ class RawExecDriverTest {
     void rejectsBadPluginConfig() {
         RawExecDriver d = new RawExecDriver();
         assertThatThrownBy(() -> d.init(new DriverContext(Map.of("enabled", "yes"), new WallTimers(), "0.1.0")))
-                .isInstanceOf(DriverException.class).hasMessageContaining("enabled must be true or false");
+                .isInstanceOf(PluginConfigException.class)
+                .extracting(e -> ((PluginConfigException) e).problem())
+                .isEqualTo(new ConfigProblem("enabled", "must be true or false, found \"yes\""));
         assertThatThrownBy(() -> d.init(new DriverContext(Map.of("enabeld", true), new WallTimers(), "0.1.0")))
-                .isInstanceOf(DriverException.class).hasMessageContaining("unknown key(s) enabeld");
+                .isInstanceOf(PluginConfigException.class)
+                .extracting(e -> ((PluginConfigException) e).problem())
+                .isEqualTo(new ConfigProblem("enabeld", "unknown key (allowed: enabled)"));
     }
 
     @Test
