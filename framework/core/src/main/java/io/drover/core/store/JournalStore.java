@@ -270,6 +270,7 @@ public final class JournalStore implements StateStore {
                     compact();
                 }
                 if (stopping && queue.isEmpty() && held.isEmpty()) {
+                    compactAtClose();
                     break;
                 }
                 if (stopping && !written && System.nanoTime() - giveUpAt >= 0) {
@@ -520,6 +521,29 @@ public final class JournalStore implements StateStore {
         removeObsolete();
         LOG.info("state store: compacted {} allocations into {} in {} ms", written.size(), files.snapshot(),
                 (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    /**
+     * A graceful close folds a journal that outgrew the state into a snapshot, so the next open decodes each
+     * allocation once instead of replaying every delta: when the journal holds at least
+     * {@link StoreOptions#closeCompactBytes()} (1 MiB by default; a smaller journal replays faster than a snapshot
+     * is written) and more bytes than the current snapshot. Measured: 10,000 finished allocations take 13.3 MB as a snapshot
+     * against 24.9 MB of journal, and the next agent start 0.4-0.6 s less CPU (docs/performance.md). The cost is
+     * paid once at the stop (about a second for 10,000 allocations); a {@code kill -9} leaves the journal as it is.
+     */
+    private void compactAtClose() {
+        if (journal == null || options.closeCompactBytes() == 0 || journal.size() < options.closeCompactBytes()) {
+            return;
+        }
+        long snapshotBytes;
+        try {
+            snapshotBytes = Files.exists(files.snapshot()) ? Files.size(files.snapshot()) : 0;
+        } catch (IOException e) {
+            return;
+        }
+        if (journal.size() > snapshotBytes) {
+            compact();
+        }
     }
 
     /** Deletes the journal a compaction made obsolete, once its successor exists. */

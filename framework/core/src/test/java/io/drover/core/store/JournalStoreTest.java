@@ -281,6 +281,34 @@ class JournalStoreTest {
     }
 
     @Test
+    void aGracefulCloseFoldsAJournalThatOutgrewTheStateIntoASnapshot() throws Exception {
+        Map<String, AllocationState> latest;
+        Path first = dir().resolve("journal-0000000001.log");
+        try (JournalStore store = JournalStore.open(dir())) {
+            latest = churn(store, 10, 1000);
+            assertThat(Files.size(first)).as("journal before close")
+                    .isGreaterThan(StoreOptions.DEFAULT.closeCompactBytes());
+        }
+        assertThat(dir().resolve(StoreFiles.SNAPSHOT)).exists();
+        assertThat(first).doesNotExist();
+        Path second = dir().resolve("journal-0000000002.log");
+        assertThat(Files.size(second)).as("a fresh journal: its magic only").isLessThan(64);
+        long snapshotBytes = Files.size(dir().resolve(StoreFiles.SNAPSHOT));
+        try (JournalStore store = JournalStore.open(dir())) {
+            assertThat(byId(store.load())).isEqualTo(latest);
+            AllocationState more = next(latest.get("alloc-3"), "cleanup", 99_999);
+            persistAll(store, List.of(more));
+            latest.put(more.id(), more);
+        }
+        // a small journal is replayed faster than a snapshot is written: left as it is
+        assertThat(second).exists();
+        assertThat(Files.size(dir().resolve(StoreFiles.SNAPSHOT))).isEqualTo(snapshotBytes);
+        try (JournalStore store = JournalStore.open(dir())) {
+            assertThat(byId(store.load())).isEqualTo(latest);
+        }
+    }
+
+    @Test
     void crashLeftoversOfCompactionStillLoad() throws Exception {
         Map<String, AllocationState> latest;
         try (JournalStore store = JournalStore.open(dir())) {

@@ -72,7 +72,8 @@ class ParallelReplayTest {
     private List<AllocationState> write(int n) throws Exception {
         Job[] jobs = {job("a"), job("b")};
         List<AllocationState> latest = new ArrayList<>();
-        try (JournalStore store = JournalStore.open(dir)) {
+        // kept as a journal at close: these tests decode the journal itself
+        try (JournalStore store = JournalStore.open(dir, StoreOptions.DEFAULT.withCloseCompactBytes(0))) {
             CountDownLatch done = new CountDownLatch(2 * n);
             for (int i = 0; i < n; i++) {
                 AllocationState first = advance(initial(jobs[i % 2], String.format("alloc-%06d", i), i), 2, 100);
