@@ -55,8 +55,29 @@ final class EngineHarness implements AutoCloseable {
                 wrap.apply(registry), runtime, store, () -> UUID.randomUUID().toString());
     }
 
+    /**
+     * Parses a bench's job. Each group's {@code count = N} may exceed the job-file limit
+     * ({@code JobMapper.MAX_ALLOCATIONS}, a guard against bad input): the file is parsed with count 1 and the
+     * groups get their counts back as records, so {@code --param gc.allocations=20000} still measures 20,000.
+     */
     static Job job(String name, String hcl) throws Exception {
-        return JobFileParser.parse(name + ".hcl", hcl.getBytes(StandardCharsets.UTF_8));
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("count = (\\d+)").matcher(hcl);
+        List<Integer> counts = new java.util.ArrayList<>();
+        while (m.find()) {
+            counts.add(Integer.parseInt(m.group(1)));
+        }
+        Job parsed = JobFileParser.parse(name + ".hcl",
+                hcl.replaceAll("count = \\d+", "count = 1").getBytes(StandardCharsets.UTF_8));
+        if (counts.size() != parsed.groups().size()) {
+            return parsed;
+        }
+        List<io.drover.core.spec.TaskGroup> groups = new java.util.ArrayList<>();
+        for (int i = 0; i < counts.size(); i++) {
+            io.drover.core.spec.TaskGroup g = parsed.groups().get(i);
+            groups.add(new io.drover.core.spec.TaskGroup(g.name(), counts.get(i), g.restart(), g.maxRuntime(),
+                    g.tasks(), g.line()));
+        }
+        return new Job(parsed.id(), parsed.name(), parsed.type(), parsed.datacenters(), groups, parsed.source());
     }
 
     /** Waits until every allocation is terminal. */

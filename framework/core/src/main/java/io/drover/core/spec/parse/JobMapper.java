@@ -29,6 +29,13 @@ import java.util.Map;
 final class JobMapper {
     private static final List<String> JOB_KEYS =
             List.of("name", "type", "datacenters", "region", "namespace", "priority", "meta", "all_at_once");
+    /**
+     * Most allocations one job may place (its groups' counts summed). Nomad has no such limit, but its scheduler
+     * spreads them over a cluster; one Drover agent would place them all in memory at once, and a
+     * {@code count = 2147483647} would exhaust the heap and kill the agent (bad input must never do that). The
+     * engine is built and measured for 10,000 live tasks (docs/performance.md).
+     */
+    public static final int MAX_ALLOCATIONS = 10_000;
     private static final List<String> GROUP_KEYS = List.of("count", "restart", "max_runtime", "meta");
     private static final List<String> TASK_KEYS = List.of("driver", "config", "env", "leader", "lifecycle",
             "kill_timeout", "kill_signal", "shutdown_delay", "max_runtime", "logs", "restart", "meta", "resources");
@@ -76,6 +83,7 @@ final class JobMapper {
         }
         List<TaskGroup> groups = new ArrayList<>();
         Map<String, Integer> groupLines = new HashMap<>();
+        long placed = 0;
         for (Field g : groupFields) {
             TaskGroup group = group(g, r, type);
             Integer first = groupLines.putIfAbsent(group.name(), g.line());
@@ -84,6 +92,11 @@ final class JobMapper {
                         "duplicate group name (first at line " + first + ")");
             }
             groups.add(group);
+            placed += group.count();
+            if (placed > MAX_ALLOCATIONS) {
+                throw new TreeProblem(g.line(), r.path(), "the job places " + placed + " allocations so far; at most "
+                        + MAX_ALLOCATIONS + " per job (one machine runs them all)");
+            }
         }
         return new Job(id, name, type, datacenters == null ? List.of() : datacenters, groups, source);
     }
@@ -117,7 +130,7 @@ final class JobMapper {
             throw new TreeProblem(field.line(), path, "the group name must not be empty");
         }
         MapReader r = MapReader.open((Node.Mapping) field.value(), path, job.vocabulary(), GROUP_KEYS, List.of("task"));
-        int count = (int) r.integer("count", 1, 0, Integer.MAX_VALUE);
+        int count = (int) r.integer("count", 1, 0, MAX_ALLOCATIONS);
         RestartPolicy restart = restart(r.child("restart", RESTART_KEYS, List.of()), type.defaultRestart());
         Duration maxRuntime = r.duration("max_runtime", null, true);
         r.stringMap("meta");
