@@ -36,7 +36,7 @@ class KillAfterDurableTest {
             v.engine.stop(id);
             v.executor.drain();
             assertThat(driver.calls).containsExactly("start web");
-            assertThat(lastPublished(v, id)).doesNotContain(TaskEventType.KILLING);
+            assertThat(types(v.engine.allocation(id).orElseThrow())).doesNotContain(TaskEventType.KILLING);
 
             gate.release();
             v.settle();
@@ -79,10 +79,6 @@ class KillAfterDurableTest {
         v.runUntil(() -> v.engine.allocation(id).orElseThrow().taskStates().get("web").events().stream()
                 .anyMatch(e -> e.type() == TaskEventType.STARTED), Duration.ofMinutes(1));
         return id;
-    }
-
-    private static List<TaskEventType> lastPublished(VirtualEngine v, String id) {
-        return types(v.engine.allocation(id).orElseThrow());
     }
 
     private static List<TaskEventType> types(AllocationState a) {

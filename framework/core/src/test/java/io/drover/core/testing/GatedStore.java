@@ -1,10 +1,8 @@
 package io.drover.core.testing;
 
-import io.drover.core.state.AllocationState;
 import io.drover.core.store.StateStore;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A {@link StateStore} that passes every change to a real store and, while {@link #hold} is in force, holds back
@@ -12,13 +10,12 @@ import java.util.Map;
  * Thread-safe; {@link #release} runs the held callbacks on the calling thread, in order. Shared through core's
  * test-jar (engine and agent tests).
  */
-public final class GatedStore implements StateStore {
-    private final StateStore delegate;
+public final class GatedStore extends CallbackWrappingStore {
     private final List<Runnable> held = new ArrayList<>();
     private boolean holding;
 
     public GatedStore(StateStore delegate) {
-        this.delegate = delegate;
+        super(delegate);
     }
 
     /** From now on, durable callbacks wait for {@link #release}. */
@@ -52,7 +49,8 @@ public final class GatedStore implements StateStore {
         }
     }
 
-    private Runnable gated(Runnable onDurable) {
+    @Override
+    protected Runnable wrap(Runnable onDurable) {
         if (onDurable == null) {
             return null;
         }
@@ -66,35 +64,5 @@ public final class GatedStore implements StateStore {
             }
             onDurable.run();
         };
-    }
-
-    @Override
-    public void persist(AllocationState state, Runnable onDurable) {
-        delegate.persist(state, gated(onDurable));
-    }
-
-    @Override
-    public void putHandle(String allocId, String task, Map<String, String> handle, Runnable onDurable) {
-        delegate.putHandle(allocId, task, handle, gated(onDurable));
-    }
-
-    @Override
-    public void delete(String allocId, Runnable onDurable) {
-        delegate.delete(allocId, gated(onDurable));
-    }
-
-    @Override
-    public List<AllocationState> load() {
-        return delegate.load();
-    }
-
-    @Override
-    public Map<String, Map<String, String>> handles(String allocId) {
-        return delegate.handles(allocId);
-    }
-
-    @Override
-    public void close() {
-        delegate.close();
     }
 }
