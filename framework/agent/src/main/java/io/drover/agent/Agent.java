@@ -17,12 +17,10 @@ import io.drover.core.state.TaskLifeState;
 import io.drover.core.store.JournalStore;
 import io.drover.core.store.StoreCorruptException;
 import io.drover.core.store.StoreStall;
-import io.drover.driver.api.TaskDriver;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -101,7 +99,7 @@ public final class Agent implements AutoCloseable {
             store.close();
             throw new AgentStartException(configError(config, registry.configProblems().get(0)));
         }
-        DriverCatalog catalog = registry != null ? registry : EMPTY;
+        DriverCatalog catalog = registry != null ? registry : DriverCatalog.EMPTY;
         Engine engine = new Engine(new EngineConfig(dataDir, config.client().maxKillTimeout(),
                 config.client().gcKillPolicy(), config.client().driverStartTimeout()), catalog, runtime, store,
                 allocIds);
@@ -358,16 +356,4 @@ public final class Agent implements AutoCloseable {
             LOG.debug("close failed: {}", e.toString());
         }
     }
-
-    private static final DriverCatalog EMPTY = new DriverCatalog() {
-        @Override
-        public Optional<TaskDriver> driver(String name) {
-            return Optional.empty();
-        }
-
-        @Override
-        public Set<String> names() {
-            return Set.of();
-        }
-    };
 }

@@ -12,11 +12,8 @@ import io.drover.core.engine.EngineRuntime;
 import io.drover.core.state.AllocationState;
 import io.drover.core.store.JournalStore;
 import io.drover.core.testing.GatedStore;
-import io.drover.driver.api.TaskDriver;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,18 +24,6 @@ import org.junit.jupiter.api.io.TempDir;
  * Uses no driver: the allocation's task fails at once, which is enough to be placed and recorded.
  */
 class JobRegistryListingTest {
-    private static final DriverCatalog NO_DRIVERS = new DriverCatalog() {
-        @Override
-        public Optional<TaskDriver> driver(String name) {
-            return Optional.empty();
-        }
-
-        @Override
-        public Set<String> names() {
-            return Set.of();
-        }
-    };
-
     @TempDir
     Path dataDir;
 
@@ -48,7 +33,7 @@ class JobRegistryListingTest {
                 JournalStore real = JournalStore.open(dataDir.resolve("state"))) {
             GatedStore gate = new GatedStore(real);
             Engine engine = new Engine(new EngineConfig(dataDir, Duration.ofSeconds(30),
-                    GcKillPolicy.PRESERVE_STATES), NO_DRIVERS, runtime, gate, () -> "a1");
+                    GcKillPolicy.PRESERVE_STATES), DriverCatalog.EMPTY, runtime, gate, () -> "a1");
             JobRegistry registry = new JobRegistry(engine);
             gate.hold();
             JobRegistry.Registration reg = registry.register(batch("web", 1, task("web", "run_for", "1h")));

@@ -9,6 +9,18 @@ import java.util.Set;
  * construction.
  */
 public interface DriverCatalog {
+    /** No driver at all: an agent whose plugin_dir could not be used; every task fails with "unknown driver". */
+    DriverCatalog EMPTY = new DriverCatalog() {
+        @Override
+        public Optional<TaskDriver> driver(String name) {
+            return Optional.empty();
+        }
+
+        @Override
+        public Set<String> names() {
+            return Set.of();
+        }
+    };
 
     /** The driver job files name with {@code driver = name}, if loaded. */
     Optional<TaskDriver> driver(String name);
