@@ -122,7 +122,6 @@ final class AgentStartBench implements Bench {
                         job "start-%d" {
                           type = "batch"
                           group "g" {
-                            count = %d
                             task "main" {
                               driver = "mock"
                               config { run_for = "1ms" }
@@ -134,7 +133,7 @@ final class AgentStartBench implements Bench {
                             }
                           }
                         }
-                        """.formatted(j, Math.min(PER_JOB, n - j * PER_JOB)));
+                        """.formatted(j), Math.min(PER_JOB, n - j * PER_JOB));
                 List<AllocationState> placed = agent.jobs().register(job).placed();
                 CompletableFuture.allOf(placed.stream().map(a -> agent.engine().terminal(a.id()))
                         .toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);

@@ -32,14 +32,13 @@ final class ConcurrentTasksBench implements Bench {
                 job "many" {
                   type = "service"
                   group "g" {
-                    count = %d
                     task "web" {
                       driver = "mock"
                       config { run_for = "1h" }
                     }
                   }
                 }
-                """.formatted(n));
+                """, n);
         String of = " (" + n + " running tasks)";
         try (EngineHarness h = new EngineHarness(env, env.workDir().resolve("concurrent"), true,
                 UnaryOperator.identity())) {

@@ -56,28 +56,17 @@ final class EngineHarness implements AutoCloseable {
     }
 
     /**
-     * Parses a bench's job. Each group's {@code count = N} may exceed the job-file limit
-     * ({@code JobMapper.MAX_ALLOCATIONS}, a guard against bad input): the file is parsed with count 1 and the
-     * groups get their counts back as records, so {@code --param gc.allocations=20000} still measures 20,000.
+     * Parses a bench's job of one group and gives that group {@code count} allocations as a record, so a bench may
+     * go past the job-file limit ({@code JobMapper.MAX_ALLOCATIONS}, a guard against bad input):
+     * {@code --param gc.allocations=20000} still measures 20,000.
      */
-    static Job job(String name, String hcl) throws Exception {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("count = (\\d+)").matcher(hcl);
-        List<Integer> counts = new java.util.ArrayList<>();
-        while (m.find()) {
-            counts.add(Integer.parseInt(m.group(1)));
-        }
-        Job parsed = JobFileParser.parse(name + ".hcl",
-                hcl.replaceAll("count = \\d+", "count = 1").getBytes(StandardCharsets.UTF_8));
-        if (counts.size() != parsed.groups().size()) {
-            return parsed;
-        }
-        List<io.drover.core.spec.TaskGroup> groups = new java.util.ArrayList<>();
-        for (int i = 0; i < counts.size(); i++) {
-            io.drover.core.spec.TaskGroup g = parsed.groups().get(i);
-            groups.add(new io.drover.core.spec.TaskGroup(g.name(), counts.get(i), g.restart(), g.maxRuntime(),
-                    g.tasks(), g.line()));
-        }
-        return new Job(parsed.id(), parsed.name(), parsed.type(), parsed.datacenters(), groups, parsed.source());
+    static Job job(String name, String hcl, int count) throws Exception {
+        Job parsed = JobFileParser.parse(name + ".hcl", hcl.getBytes(StandardCharsets.UTF_8));
+        io.drover.core.spec.TaskGroup g = parsed.groups().get(0);
+        return new Job(parsed.id(), parsed.name(), parsed.type(), parsed.datacenters(),
+                List.of(new io.drover.core.spec.TaskGroup(g.name(), count, g.restart(), g.maxRuntime(), g.tasks(),
+                        g.line())),
+                parsed.source());
     }
 
     /** Waits until every allocation is terminal. */

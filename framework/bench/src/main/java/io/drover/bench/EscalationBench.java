@@ -85,10 +85,9 @@ final class EscalationBench implements Bench {
                 job "stubborn" {
                   type = "batch"
                   group "g" {
-                    count = %d
                 %s  }
                 }
-                """.formatted(tasks, tasksHcl));
+                """.formatted(tasksHcl), tasks);
         SignalTimes[] signals = new SignalTimes[1];
         List<Double> requestLate = new ArrayList<>();
         List<Double> landedLate = new ArrayList<>();

@@ -51,7 +51,6 @@ final class GcBench implements Bench {
                 job "collect" {
                   type = "batch"
                   group "g" {
-                    count = %d
                     task "a" {
                       driver = "mock"
                       config { run_for = "1ms" }
@@ -66,7 +65,7 @@ final class GcBench implements Bench {
                     }
                   }
                 }
-                """.formatted(n));
+                """, n);
         Path dataDir = env.workDir().resolve("gc");
         double seconds;
         double sweepSeconds = Double.NaN;

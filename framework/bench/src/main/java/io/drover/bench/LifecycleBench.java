@@ -29,7 +29,6 @@ final class LifecycleBench implements Bench {
                 job "lifecycle" {
                   type = "batch"
                   group "app" {
-                    count = %d
                     task "init" {
                       driver = "mock"
                       lifecycle { hook = "prestart" }
@@ -46,7 +45,7 @@ final class LifecycleBench implements Bench {
                     }
                   }
                 }
-                """.formatted(n));
+                """, n);
         try (EngineHarness h = new EngineHarness(env, env.workDir().resolve("lifecycle-" + dir), true,
                 UnaryOperator.identity())) {
             long t0 = System.nanoTime();

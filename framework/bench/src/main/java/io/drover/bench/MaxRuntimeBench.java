@@ -38,7 +38,6 @@ final class MaxRuntimeBench implements Bench {
                 job "limited" {
                   type = "batch"
                   group "g" {
-                    count = %d
                     task "long" {
                       driver      = "mock"
                       max_runtime = "%ds"
@@ -46,7 +45,7 @@ final class MaxRuntimeBench implements Bench {
                     }
                   }
                 }
-                """.formatted(tasks, limit));
+                """.formatted(limit), tasks);
         List<Double> late = new ArrayList<>();
         try (EngineHarness h = new EngineHarness(env, env.workDir().resolve("max-runtime"), durable,
                 UnaryOperator.identity())) {

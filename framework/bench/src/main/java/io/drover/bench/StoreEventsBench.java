@@ -50,7 +50,7 @@ final class StoreEventsBench implements Bench {
                     }
                   }
                 }
-                """);
+                """, 1);
         measure(env, job, 1, threads, "warmup");
         double perSecond = measure(env, job, seconds, threads, "run");
         return List.of(Figure.atLeast(name(), "durable events/s, group commit (" + threads + " writers, "
