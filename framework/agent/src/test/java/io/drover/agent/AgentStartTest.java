@@ -89,20 +89,25 @@ class AgentStartTest {
         return Path.of(System.getProperty("drover.test.plugins", "target/test-plugins")).toAbsolutePath().toString();
     }
 
-    @Test
-    void aPluginBlockItsDriverRefusesIsAConfigErrorAndNothingStarts() throws Exception {
-        Path file = Files.writeString(tmp.resolve("agent.hcl"), """
+    /** An agent config on the test plugins whose {@code plugin "NAME"} block holds one line, at line 8. */
+    private Path pluginBlockConfig(String plugin, String configLine) throws java.io.IOException {
+        return Files.writeString(tmp.resolve("agent.hcl"), """
                 data_dir   = "%s"
                 plugin_dir = "%s"
                 ports {
                   http = 0
                 }
-                plugin "mock" {
+                plugin "%s" {
                   config {
-                    bogus = true
+                    %s
                   }
                 }
-                """.formatted(tmp.resolve("data"), testPlugins()));
+                """.formatted(tmp.resolve("data"), testPlugins(), plugin, configLine));
+    }
+
+    @Test
+    void aPluginBlockItsDriverRefusesIsAConfigErrorAndNothingStarts() throws Exception {
+        Path file = pluginBlockConfig("mock", "bogus = true");
         AgentConfig parsed = io.drover.core.config.AgentConfigParser.parse(file);
 
         assertThatThrownBy(() -> Agent.start(parsed, () -> {}))
@@ -115,18 +120,7 @@ class AgentStartTest {
 
     @Test
     void aPluginBlockNamingNoLoadedDriverIsOneWarningAndTheAgentStarts() throws Exception {
-        Path file = Files.writeString(tmp.resolve("agent.hcl"), """
-                data_dir   = "%s"
-                plugin_dir = "%s"
-                ports {
-                  http = 0
-                }
-                plugin "nosuch" {
-                  config {
-                    enabled = true
-                  }
-                }
-                """.formatted(tmp.resolve("data"), testPlugins()));
+        Path file = pluginBlockConfig("nosuch", "enabled = true");
         List<String> warnings = new CopyOnWriteArrayList<>();
         try (var captured = LogCapture.of(Agent.class, warnings);
                 Agent agent = Agent.start(io.drover.core.config.AgentConfigParser.parse(file), () -> {})) {
