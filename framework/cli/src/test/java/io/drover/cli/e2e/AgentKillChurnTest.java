@@ -216,7 +216,8 @@ class AgentKillChurnTest {
     /**
      * Each raw_exec/java task ran exactly as many times as it has Started events (no re-run of a finished task, no
      * run the agent did not report), and a run that ended on its own (no Killing before its Terminated) reports
-     * the task's true exit code.
+     * the task's true exit code. A run killed by a signal after Killing may be missing from the counter (it died
+     * before its program wrote the line, see {@link #killedBySignal}); the count may never exceed the Started events.
      *
      * <p>The one exception (docs/faults.md): an agent killed after it started a run but before it recorded the
      * run's handle. The next agent finds {@code Task Setup} (recorded before every first run) but no handle: it
@@ -253,9 +254,11 @@ class AgentKillChurnTest {
                 .map(e -> e.path("DisplayMessage").asText()).filter(m -> m.contains("no handle was recorded"))
                 .findFirst().orElse(null);
         long runs = ChurnJobs.runs(c, id);
-        boolean ok = unrecorded == null ? runs == started
-                : unrecorded.contains("found and killed") ? runs == started + 1
-                : runs == started || runs == started + 1;
+        long killedBySignal = killedBySignal(c, events);
+        long low = started - killedBySignal;
+        boolean ok = unrecorded == null ? runs >= low && runs <= started
+                : unrecorded.contains("found and killed") ? runs >= low + 1 && runs <= started + 1
+                : runs >= low && runs <= started + 1;
         if (!ok) {
             oracle.violation("task %s.%s (%s) of %s ran %d time(s) but has %d Started event(s): %s", c.jobId(),
                     c.task(), c.driver(), id, runs, started, events);
@@ -273,6 +276,30 @@ class AgentKillChurnTest {
                         c.jobId(), c.task(), id, e.path("ExitCode").asInt(), c.exitCode(), e);
             }
         }
+    }
+
+    /**
+     * How many runs ended by a signal after a {@code Killing} event: the task's kill_signal or SIGKILL. Such a run
+     * may have died before its program wrote its counter line (a child JVM takes ~100 ms to reach {@code main}; CI
+     * saw a java task stopped 0.3 ms after Started end with 143), so it may be missing from the counter — but never
+     * a run without a Started event: its Terminated carries the wait status of a real process.
+     */
+    private static long killedBySignal(ChurnJobs.Counted c, List<JsonNode> events) {
+        long n = 0;
+        boolean killing = false;
+        for (JsonNode e : events) {
+            String type = e.path("Type").asText();
+            if (type.equals("Killing")) {
+                killing = true;
+            } else if (type.equals("Terminated")) {
+                int signal = e.path("Signal").asInt();
+                if (killing && (signal == c.killSignal() || signal == 9)) {
+                    n++;
+                }
+                killing = false;
+            }
+        }
+        return n;
     }
 
     /** The client that watches: polls every job's allocations every 20 ms (while an agent answers). */
