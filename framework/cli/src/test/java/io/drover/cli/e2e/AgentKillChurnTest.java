@@ -222,9 +222,9 @@ class AgentKillChurnTest {
      * <p>The one exception (docs/faults.md): an agent killed after it started a run but before it recorded the
      * run's handle. The next agent finds {@code Task Setup} (recorded before every first run) but no handle: it
      * kills the run's processes if they still run and marks the task {@code Not Recovered} ("no handle was
-     * recorded for its run"). That task may have one run without a Started event — exactly one when the message
-     * says its processes were found and killed, zero or one otherwise (the run may have ended, or never been
-     * spawned, before the kill).
+     * recorded for its run"). That task may have one run without a Started event: zero or one, even when the
+     * message says its processes were found and killed (a child JVM found before it reached main wrote no line;
+     * {@code UnrecordedRunTest} checks that message exactly).
      */
     private void checkRunsAndExitCodes(ChurnJobs jobs, EventOracle oracle) throws Exception {
         for (ChurnJobs.Counted c : jobs.counted().values()) {
@@ -256,9 +256,9 @@ class AgentKillChurnTest {
         long runs = ChurnJobs.runs(c, id);
         long killedBySignal = killedBySignal(c, events);
         long low = started - killedBySignal;
-        boolean ok = unrecorded == null ? runs >= low && runs <= started
-                : unrecorded.contains("found and killed") ? runs >= low + 1 && runs <= started + 1
-                : runs >= low && runs <= started + 1;
+        // a run without a recorded handle may have no counter line even when its processes were found and
+        // killed: the next agent can kill a child JVM before it reaches main
+        boolean ok = runs >= low && runs <= started + (unrecorded == null ? 0 : 1);
         if (!ok) {
             oracle.violation("task %s.%s (%s) of %s ran %d time(s) but has %d Started event(s): %s", c.jobId(),
                     c.task(), c.driver(), id, runs, started, events);
