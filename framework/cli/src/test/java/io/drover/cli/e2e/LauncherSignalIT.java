@@ -1,0 +1,114 @@
+package io.drover.cli.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs after packaging: the launcher's first {@code drover run} after a build (no AppCDS archive yet). The
+ * launcher must record the archive and still {@code exec} the run, so that its pid is the run's JVM: a SIGTERM
+ * sent to that pid reaches the run, which stops its job, prints the status and exits 128 + 15, leaving no
+ * process behind. (Before, that one run was a child of the launcher's shell; the SIGTERM killed the shell and
+ * left the run and its tasks going.)
+ *
+ * <p>The launcher runs from a copy of the repository root in a temp dir (the script, the built jar and
+ * classpath, the plugins and the sample jobs linked), so its archive is the test's own and the repository's
+ * archive is never touched.
+ */
+class LauncherSignalIT {
+    private static final String JOB = """
+            job "held" {
+              type = "batch"
+              group "g" {
+                task "main" {
+                  driver       = "raw_exec"
+                  kill_timeout = "1s"
+                  config {
+                    command = "sleep"
+                    args    = ["300"]
+                  }
+                }
+              }
+            }
+            """;
+
+    @TempDir
+    Path dir;
+    private Process run;
+
+    @AfterEach
+    void noProcessLeft() throws Exception {
+        if (run != null && run.isAlive()) {
+            run.destroyForcibly().waitFor(20, TimeUnit.SECONDS);
+        }
+        List<String> left = NoProcessLeft.under(dir);
+        for (String link : List.of("sample-jobs", "plugins/dist", "framework/cli/target/drover-cli.jar")) {
+            Files.deleteIfExists(dir.resolve("root").resolve(link)); // the link only, before @TempDir warns of it
+        }
+        left.forEach(p -> ProcessHandle.of(Long.parseLong(p.split(" ")[0])).ifPresent(ProcessHandle::destroyForcibly));
+        assertThat(left).as("processes left running").isEmpty();
+    }
+
+    @Test
+    void theFirstRunAfterABuildRecordsTheArchiveAndTakesSigtermItself() throws Exception {
+        Path root = launcherCopy();
+        Path jsa = root.resolve("framework/cli/target/drover-cli.jsa");
+        Path tmp = Files.createDirectories(dir.resolve("tmp"));
+        Path cwd = Files.createDirectories(dir.resolve("cwd")); // the run's own cwd: a leaked run JVM is found too
+        Path job = Files.writeString(dir.resolve("held.hcl"), JOB);
+        ProcessBuilder pb = new ProcessBuilder(root.resolve("drover").toString(), "run", "-json", job.toString())
+                .directory(cwd.toFile())
+                .redirectOutput(dir.resolve("out.json").toFile())
+                .redirectError(dir.resolve("err.txt").toFile());
+        pb.environment().put("DROVER_BUILD", "0");
+        pb.environment().remove("DROVER_CDS");
+        pb.environment().put("JAVA_TOOL_OPTIONS", "-Djava.io.tmpdir=" + tmp);
+        run = pb.start();
+
+        Poll.until("the main task runs", Duration.ofSeconds(60), this::stderr,
+                s -> s.contains("main:running") || !run.isAlive());
+        assertThat(run.isAlive()).as("drover run still running; stderr:%n%s", stderr()).isTrue();
+        assertThat(jsa).as("the archive recorded before the run").isNotEmptyFile();
+        assertThat(ProcessHandle.of(run.pid()).flatMap(h -> h.info().command()).orElse(""))
+                .as("the launcher's pid is the run's JVM (exec'd), not a shell").endsWith("/java");
+
+        run.destroy(); // SIGTERM to the launcher's pid
+        assertThat(run.waitFor(60, TimeUnit.SECONDS)).as("drover run ended; stderr:%n%s", stderr()).isTrue();
+        assertThat(run.exitValue()).as("exit code 128 + SIGTERM; stderr:%n%s", stderr()).isEqualTo(143);
+        assertThat(stderr()).contains("==> Caught interrupt: stopping allocations");
+        JsonNode alloc = new ObjectMapper().readTree(dir.resolve("out.json").toFile()).get(0);
+        Allocs.assertAllDead(alloc);
+        assertThat(Allocs.types(alloc.path("TaskStates").path("main")))
+                .containsSubsequence("Started", "Killing", "Terminated", "Killed");
+    }
+
+    /** A repository root in the temp dir: the launcher script copied, what it runs linked. */
+    private Path launcherCopy() throws IOException {
+        Path home = Path.of(System.getProperty("drover.home")).toAbsolutePath().normalize();
+        Path root = Files.createDirectories(dir.resolve("root"));
+        Files.copy(home.resolve("drover"), root.resolve("drover"));
+        Path target = Files.createDirectories(root.resolve("framework/cli/target"));
+        Files.createSymbolicLink(target.resolve("drover-cli.jar"),
+                home.resolve("framework/cli/target/drover-cli.jar"));
+        Files.copy(home.resolve("framework/cli/target/classpath.txt"), target.resolve("classpath.txt"));
+        Files.createDirectories(root.resolve("plugins"));
+        Files.createSymbolicLink(root.resolve("plugins/dist"), home.resolve("plugins/dist"));
+        Files.createSymbolicLink(root.resolve("sample-jobs"), home.resolve("sample-jobs"));
+        return root;
+    }
+
+    private String stderr() throws IOException {
+        Path err = dir.resolve("err.txt");
+        return Files.exists(err) ? Files.readString(err) : "";
+    }
+}
