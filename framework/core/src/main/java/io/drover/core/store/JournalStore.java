@@ -39,9 +39,15 @@ import org.slf4j.LoggerFactory;
 public final class JournalStore implements StateStore {
     private static final Logger LOG = LoggerFactory.getLogger(JournalStore.class);
 
-    private sealed interface Op permits PersistOp, HandleOp, DeleteOp, StopOp {}
+    private sealed interface Op permits PersistOp, SupersededOp, HandleOp, DeleteOp, StopOp {}
 
     private record PersistOp(AllocationState state, Runnable onDurable) implements Op {}
+
+    /**
+     * A held persist that a later held persist of the same allocation supersedes: only its callback is kept (it
+     * still runs in queue order), not its state, which the later one's state contains.
+     */
+    private record SupersededOp(Runnable onDurable) implements Op {}
 
     private record HandleOp(String allocId, String task, Map<String, String> handle, Runnable onDurable)
             implements Op {}
@@ -78,9 +84,11 @@ public final class JournalStore implements StateStore {
     private Path obsolete; // the journal that compaction made obsolete, removed once its successor exists
     private long compactAt;
     private final List<Op> held = new ArrayList<>(); // encoded into buffer, not yet durable: callbacks pending
+    private final Map<String, Integer> heldPersist = new HashMap<>(); // alloc id -> index of its last held persist
     private long retryWaitNanos;
     private volatile StoreStall stall;
     private volatile int heldCount;
+    private volatile int heldStates;
     private volatile int unwritten;
     volatile JournalIo io = JournalIo.REAL;
 
@@ -262,7 +270,7 @@ public final class JournalStore implements StateStore {
                     giveUpAt = System.nanoTime() + options.closeWait().toNanos();
                 }
                 encode(batch);
-                held.addAll(batch);
+                holdBatch(batch);
                 batch.clear();
                 heldCount = held.size();
                 boolean written = held.isEmpty() || write();
@@ -384,9 +392,58 @@ public final class JournalStore implements StateStore {
                 }
             }
         }
-        held.clear();
-        heldCount = 0;
+        clearHeld();
         return true;
+    }
+
+    /**
+     * Adds an encoded batch to the held changes. While earlier changes are held (the disk refuses writes), a
+     * persist supersedes the allocation's earlier held persist: that one keeps only its callback. Every version
+     * of a state holds a copy of its task event lists, so keeping each version of a stall that lasts hours
+     * (a task restarting, 10,000 allocations) grew with the square of the events; now the held changes cost one
+     * state per allocation plus a callback per change. Nothing is lost: the latest state carries every event,
+     * the frames in the buffer are untouched, and the callbacks still run in queue order.
+     */
+    private void holdBatch(List<Op> batch) {
+        if (held.isEmpty()) {
+            held.addAll(batch); // the common case: nothing held, the batch is written next
+            return;
+        }
+        if (heldPersist.isEmpty()) {
+            for (int i = 0; i < held.size(); i++) {
+                supersedeEarlier(held.get(i), i);
+            }
+        }
+        for (Op op : batch) {
+            supersedeEarlier(op, held.size());
+            held.add(op);
+        }
+        heldStates = (int) held.stream().filter(op -> op instanceof PersistOp).count();
+    }
+
+    /** Indexes a persist at {@code index} of {@link #held}; the allocation's earlier held persist is superseded. */
+    private void supersedeEarlier(Op op, int index) {
+        if (op instanceof PersistOp p) {
+            Integer earlier = heldPersist.put(p.state().id(), index);
+            if (earlier != null && held.get(earlier) instanceof PersistOp e) {
+                held.set(earlier, new SupersededOp(e.onDurable()));
+            }
+        }
+    }
+
+    private void clearHeld() {
+        held.clear();
+        heldPersist.clear();
+        heldCount = 0;
+        heldStates = 0;
+    }
+
+    /**
+     * Held changes that still keep a state of their own, as of the last batch added while changes were held
+     * (tests: a stall keeps one state per allocation). Thread-safe.
+     */
+    int heldStates() {
+        return heldStates;
     }
 
     /** A write or sync failed: cut the journal back, note the stall (one ERROR line when it starts). */
@@ -415,8 +472,7 @@ public final class JournalStore implements StateStore {
         LOG.error("state store: closed with {} change(s) not written to {}: {}; the store on disk is consistent "
                 + "and ends with the last acknowledged change", unwritten, s == null ? files.dir() : s.file(),
                 s == null ? "disk error" : s.reason());
-        held.clear();
-        heldCount = 0;
+        clearHeld();
         buffer.reset();
     }
 
@@ -464,6 +520,8 @@ public final class JournalStore implements StateStore {
 
     private static Runnable callback(Op op) {
         if (op instanceof PersistOp p) {
+            return p.onDurable();
+        } else if (op instanceof SupersededOp p) {
             return p.onDurable();
         } else if (op instanceof HandleOp h) {
             return h.onDurable();

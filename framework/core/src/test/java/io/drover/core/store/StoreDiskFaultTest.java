@@ -104,6 +104,46 @@ class StoreDiskFaultTest {
     }
 
     @Test
+    void aLongStallKeepsOneStatePerAllocationAndStillWritesEveryEventAndCallbackInOrder() throws Exception {
+        FaultyIo io = new FaultyIo();
+        AllocationState a = initial(job("j"), "a", 1);
+        AllocationState b = initial(job("k"), "b", 2);
+        ConcurrentLinkedQueue<String> acked = new ConcurrentLinkedQueue<>();
+        List<String> expected = new java.util.ArrayList<>();
+        try (JournalStore store = JournalStore.open(dir(), StoreOptions.DEFAULT.withRetry(Duration.ofMillis(5),
+                Duration.ofMillis(20)))) {
+            store.io = io;
+            JournalStoreTest.persistAll(store, List.of(a, b));
+            io.failWrites = "No space left on device";
+            for (int round = 0; round < 10; round++) {
+                for (int i = 0; i < 20; i++) { // 20 versions of each allocation per batch, each with one more event
+                    a = next(a, StoreFixtures.TASKS.get(i % 3), 1000 + round * 100 + i);
+                    b = next(b, "main", 5000 + round * 100 + i);
+                    String na = "a" + round + "." + i;
+                    String nb = "b" + round + "." + i;
+                    store.persist(a, () -> acked.add(na));
+                    store.persist(b, () -> acked.add(nb));
+                    expected.add(na);
+                    expected.add(nb);
+                }
+                int attempts = io.failedWrites.get();
+                await("a retry took round " + round, () -> io.failedWrites.get() > attempts + 1);
+            }
+            assertThat(acked).as("nothing acknowledged that is not on disk").isEmpty();
+            assertThat(store.heldStates()).as("400 versions held: one state per allocation kept").isEqualTo(2);
+
+            io.failWrites = null;
+            await("held changes written", () -> acked.size() == expected.size());
+            assertThat(acked).as("every callback, in queue order").containsExactlyElementsOf(expected);
+            assertThat(byId(store.load())).isEqualTo(Map.of("a", a, "b", b));
+        }
+        try (JournalStore store = JournalStore.open(dir())) {
+            assertThat(byId(store.load())).as("every event on disk").isEqualTo(Map.of("a", a, "b", b));
+            assertThat(byId(store.load()).get("b").taskStates().get("main").events()).hasSize(200);
+        }
+    }
+
+    @Test
     void aFailedSyncIsNotTrustedTheBatchIsWrittenAgainFromTheDurableEnd() throws Exception {
         FaultyIo io = new FaultyIo();
         AllocationState a1 = initial(job("j"), "a", 1);
