@@ -12,6 +12,7 @@ import io.drover.core.state.AllocationState;
 import io.drover.core.state.ClientStatus;
 import io.drover.core.state.DesiredStatus;
 import io.drover.core.state.TaskState;
+import io.drover.core.store.StateStore;
 import io.drover.core.time.Nanos;
 import io.drover.driver.api.TaskDriver;
 import io.drover.driver.api.Timers;
@@ -573,21 +574,50 @@ final class AllocRunner implements TaskRunnerHost {
             return;
         }
         try {
-            store.persist(next, () -> {
-                publishLater(next, done);
-                if (!waiting.isEmpty()) {
-                    try {
-                        waiting.forEach(serial::execute);
-                    } catch (java.util.concurrent.RejectedExecutionException e) {
-                        LOG.debug("allocation {}: the agent is shut down, a task start is dropped", id);
-                    }
-                }
-            });
+            store.persist(next, new Publication(next, done, waiting));
         } catch (IllegalStateException e) {
             // The store stopped for good (a change it could not encode) or is closed: nothing more can be
             // recorded, and a state that is not on disk is never shown. (Disk errors do not throw: the store
             // holds the change and publishes it once written.) The agent treats a stopped store as fatal.
             LOG.error("allocation {}: state not recorded, the state store failed: {}", id, e.getMessage());
+        }
+    }
+
+    /**
+     * The durable callback of one persisted version (run on the store's writer thread): publishes the version,
+     * then posts the runnables that waited for it to be durable. A version the store reports
+     * {@linkplain StateStore.Supersedable#superseded() superseded} (a later one, held with it while the disk
+     * refuses writes, becomes durable in the same write) is not published and not kept: the later version,
+     * published right after it, carries all its events.
+     */
+    private final class Publication implements StateStore.Supersedable {
+        private AllocationState next; // writer thread only, once queued
+        private final boolean done;
+        private final List<Runnable> waiting;
+
+        Publication(AllocationState next, boolean done, List<Runnable> waiting) {
+            this.next = next;
+            this.done = done;
+            this.waiting = waiting;
+        }
+
+        @Override
+        public void superseded() {
+            next = null;
+        }
+
+        @Override
+        public void run() {
+            if (next != null) {
+                publishLater(next, done);
+            }
+            if (!waiting.isEmpty()) {
+                try {
+                    waiting.forEach(serial::execute);
+                } catch (java.util.concurrent.RejectedExecutionException e) {
+                    LOG.debug("allocation {}: the agent is shut down, a task start is dropped", id);
+                }
+            }
         }
     }
 

@@ -427,6 +427,9 @@ public final class JournalStore implements StateStore {
             Integer earlier = heldPersist.put(p.state().id(), index);
             if (earlier != null && held.get(earlier) instanceof PersistOp e) {
                 held.set(earlier, new SupersededOp(e.onDurable()));
+                if (e.onDurable() instanceof Supersedable s) {
+                    s.superseded();
+                }
             }
         }
     }

@@ -30,6 +30,18 @@ import java.util.Map;
 public interface StateStore extends AutoCloseable {
 
     /**
+     * An {@code onDurable} callback of {@link #persist} that holds its state (to publish it) and can let it go.
+     * While the disk refuses writes, a store may call {@link #superseded()} when a later persist of the same
+     * allocation is held too: both will become durable in the same write, so the callback need not publish its
+     * own version (the later one carries every event of it) and should drop its reference, so that a long stall
+     * keeps one state per allocation in memory. The callback still runs, in queue order. Called on the writer
+     * thread, before the callback runs, at most once; a store may never call it.
+     */
+    interface Supersedable extends Runnable {
+        void superseded();
+    }
+
+    /**
      * Queues {@code state} as the newest version of its allocation. Only what changed since the last written
      * version goes to disk (new events, changed fields). Non-blocking.
      *

@@ -109,6 +109,7 @@ class StoreDiskFaultTest {
         AllocationState a = initial(job("j"), "a", 1);
         AllocationState b = initial(job("k"), "b", 2);
         ConcurrentLinkedQueue<String> acked = new ConcurrentLinkedQueue<>();
+        ConcurrentLinkedQueue<String> superseded = new ConcurrentLinkedQueue<>();
         List<String> expected = new java.util.ArrayList<>();
         try (JournalStore store = JournalStore.open(dir(), StoreOptions.DEFAULT.withRetry(Duration.ofMillis(5),
                 Duration.ofMillis(20)))) {
@@ -121,8 +122,8 @@ class StoreDiskFaultTest {
                     b = next(b, "main", 5000 + round * 100 + i);
                     String na = "a" + round + "." + i;
                     String nb = "b" + round + "." + i;
-                    store.persist(a, () -> acked.add(na));
-                    store.persist(b, () -> acked.add(nb));
+                    store.persist(a, callback(na, acked, superseded));
+                    store.persist(b, callback(nb, acked, superseded));
                     expected.add(na);
                     expected.add(nb);
                 }
@@ -131,6 +132,8 @@ class StoreDiskFaultTest {
             }
             assertThat(acked).as("nothing acknowledged that is not on disk").isEmpty();
             assertThat(store.heldStates()).as("400 versions held: one state per allocation kept").isEqualTo(2);
+            assertThat(superseded).as("every held version but the latest of each allocation told so, once")
+                    .containsExactlyElementsOf(expected.subList(0, expected.size() - 2));
 
             io.failWrites = null;
             await("held changes written", () -> acked.size() == expected.size());
@@ -141,6 +144,22 @@ class StoreDiskFaultTest {
             assertThat(byId(store.load())).as("every event on disk").isEqualTo(Map.of("a", a, "b", b));
             assertThat(byId(store.load()).get("b").taskStates().get("main").events()).hasSize(200);
         }
+    }
+
+    /** A callback that notes when it runs and when the store tells it that a later held version supersedes it. */
+    private static StateStore.Supersedable callback(String name, ConcurrentLinkedQueue<String> acked,
+            ConcurrentLinkedQueue<String> superseded) {
+        return new StateStore.Supersedable() {
+            @Override
+            public void superseded() {
+                superseded.add(name);
+            }
+
+            @Override
+            public void run() {
+                acked.add(name);
+            }
+        };
     }
 
     @Test
