@@ -31,8 +31,7 @@ class LauncherSignalIT {
               type = "batch"
               group "g" {
                 task "main" {
-                  driver       = "raw_exec"
-                  kill_timeout = "1s"
+                  driver = "raw_exec"
                   config {
                     command = "sleep"
                     args    = ["300"]
