@@ -62,17 +62,7 @@ class LauncherSignalIT {
     void theFirstRunAfterABuildRecordsTheArchiveAndTakesSigtermItself() throws Exception {
         Path root = launcherCopy();
         Path jsa = root.resolve("framework/cli/target/drover-cli.jsa");
-        Path tmp = Files.createDirectories(dir.resolve("tmp"));
-        Path cwd = Files.createDirectories(dir.resolve("cwd")); // the run's own cwd: a leaked run JVM is found too
-        Path job = Files.writeString(dir.resolve("held.hcl"), JOB);
-        ProcessBuilder pb = new ProcessBuilder(root.resolve("drover").toString(), "run", "-json", job.toString())
-                .directory(cwd.toFile())
-                .redirectOutput(dir.resolve("out.json").toFile())
-                .redirectError(dir.resolve("err.txt").toFile());
-        pb.environment().put("DROVER_BUILD", "0");
-        pb.environment().remove("DROVER_CDS");
-        pb.environment().put("JAVA_TOOL_OPTIONS", "-Djava.io.tmpdir=" + tmp);
-        run = pb.start();
+        run = launch(root, false);
 
         Poll.until("the main task runs", Duration.ofSeconds(60), this::stderr,
                 s -> s.contains("main:running") || !run.isAlive());
@@ -89,6 +79,68 @@ class LauncherSignalIT {
         Allocs.assertAllDead(alloc);
         assertThat(Allocs.types(alloc.path("TaskStates").path("main")))
                 .containsSubsequence("Started", "Killing", "Terminated", "Killed");
+    }
+
+    /**
+     * Ctrl-C (SIGINT to the launcher's process group, as a terminal sends it) while the launcher records the archive:
+     * the launcher ends with 130 at once instead of going on to the user's command. Whether the signal lands in the
+     * training run or, on a slow machine, just after it in the exec'd run, the exit is 130, soon, with nothing left
+     * running and no temporary archive left behind. (Before, the training JVM sat in a process group of its own:
+     * the launcher then ran the job, whose task sleeps 300 s.)
+     */
+    @Test
+    void ctrlCDuringTheTrainingRunEndsTheLauncher() throws Exception {
+        Path root = launcherCopy();
+        run = launch(root, true);
+        Poll.until("the training run has started", Duration.ofSeconds(60), () -> training(run.pid()),
+                t -> t || !run.isAlive());
+        assertThat(run.isAlive()).as("launcher still running; stderr:%n%s", stderr()).isTrue();
+
+        Process kill = new ProcessBuilder("kill", "-INT", "--", "-" + run.pid()).inheritIO().start();
+        assertThat(kill.waitFor()).isZero();
+        assertThat(run.waitFor(30, TimeUnit.SECONDS)).as("launcher ended after Ctrl-C; stderr:%n%s", stderr())
+                .isTrue();
+        assertThat(run.exitValue()).as("exit code 128 + SIGINT; stderr:%n%s", stderr()).isEqualTo(130);
+        try (var files = Files.list(root.resolve("framework/cli/target"))) {
+            assertThat(files.map(f -> f.getFileName().toString())).as("no temporary archive left")
+                    .noneMatch(n -> n.endsWith(".tmp"));
+        }
+    }
+
+    /**
+     * Starts {@code drover run -json JOB} through the launcher in {@code root} (DROVER_BUILD=0, the archive on),
+     * its cwd and java.io.tmpdir under the temp dir, so a leaked JVM or task is found; {@code ownGroup}: in a
+     * process group of its own ({@code setsid}), so that the test can signal the group as a terminal would.
+     */
+    private Process launch(Path root, boolean ownGroup) throws IOException {
+        Path tmp = Files.createDirectories(dir.resolve("tmp"));
+        Path cwd = Files.createDirectories(dir.resolve("cwd"));
+        Path job = Files.writeString(dir.resolve("held.hcl"), JOB);
+        List<String> command = new java.util.ArrayList<>();
+        if (ownGroup) {
+            command.add("setsid");
+        }
+        command.addAll(List.of(root.resolve("drover").toString(), "run", "-json", job.toString()));
+        ProcessBuilder pb = new ProcessBuilder(command)
+                .directory(cwd.toFile())
+                .redirectOutput(dir.resolve("out.json").toFile())
+                .redirectError(dir.resolve("err.txt").toFile());
+        pb.environment().put("DROVER_BUILD", "0");
+        pb.environment().remove("DROVER_CDS");
+        pb.environment().put("JAVA_TOOL_OPTIONS", "-Djava.io.tmpdir=" + tmp);
+        return pb.start();
+    }
+
+    /** Whether a descendant of {@code pid} is the JVM that records the archive. */
+    private static boolean training(long pid) {
+        return ProcessHandle.of(pid).stream().flatMap(ProcessHandle::descendants).anyMatch(d -> {
+            try {
+                return Files.readString(Path.of("/proc", Long.toString(d.pid()), "cmdline"))
+                        .contains("-XX:ArchiveClassesAtExit=");
+            } catch (IOException e) {
+                return false; // it has ended
+            }
+        });
     }
 
     /** A repository root in the temp dir: the launcher script copied, what it runs linked. */
