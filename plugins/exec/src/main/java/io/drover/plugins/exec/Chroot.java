@@ -24,9 +24,10 @@ import java.util.concurrent.TimeUnit;
  * signals, exit status and tree kill behave as with raw_exec. SETUP runs as root inside the new mount namespace,
  * whose mounts are private (nothing propagates to the host) and vanish with its last process:
  * <ul>
- *   <li>each of {@code /bin /etc /lib /lib32 /lib64 /sbin /usr} that exists is bind-mounted read-only onto the
- *       same-named directory of the task directory (Nomad copies or hard-links them instead);</li>
- *   <li>the allocation's shared directory is bind-mounted onto {@code <task dir>/alloc};</li>
+ *   <li>each of {@code /bin /etc /lib /lib32 /lib64 /sbin /usr} that exists is bind-mounted (not recursively)
+ *       read-only, nosuid and nodev onto the same-named directory of the task directory (Nomad copies or
+ *       hard-links them instead);</li>
+ *   <li>the allocation's shared directory is bind-mounted (nosuid, nodev) onto {@code <task dir>/alloc};</li>
  *   <li>{@code /dev} is a small private tmpfs with binds of null, zero, full, random, urandom and tty, plus the
  *       fd, stdin, stdout and stderr links; {@code /proc} is a new proc mount (of the host's PID namespace);</li>
  *   <li>then {@code exec chroot --userspec=UID:GID <task dir>} runs the command, through {@code sh -c 'cd DIR &&
@@ -238,9 +239,10 @@ final class Chroot {
         StringBuilder s = new StringBuilder("set -e; root=$1; alloc=$2; cwd=$3; shift 3\n");
         for (String d : bound) {
             s.append(q(mount)).append(" --bind ").append(q(d)).append(" \"$root\"").append(q(d)).append('\n');
-            s.append(q(mount)).append(" -o remount,bind,ro \"$root\"").append(q(d)).append('\n');
+            s.append(q(mount)).append(" -o remount,bind,ro,nosuid,nodev \"$root\"").append(q(d)).append('\n');
         }
         s.append(q(mount)).append(" --bind \"$alloc\" \"$root/alloc\"\n");
+        s.append(q(mount)).append(" -o remount,bind,nosuid,nodev \"$root/alloc\"\n");
         s.append(q(mount)).append(" -t tmpfs -o mode=0755,nosuid,noexec,size=64k drover-dev \"$root/dev\"\n");
         s.append("for n in");
         DEVICES.forEach(d -> s.append(' ').append(d));

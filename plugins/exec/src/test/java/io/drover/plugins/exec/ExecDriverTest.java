@@ -136,10 +136,11 @@ class ExecDriverTest {
                 .contains("touch: cannot touch '/etc/drover-exec-x': Read-only file system");
         assertThat(Path.of("/usr/drover-exec-x")).doesNotExist();
         assertThat(Path.of("/etc/drover-exec-x")).doesNotExist();
-        // the task's own view of its mounts: /usr and /etc are mounted read-only
-        for (String d : List.of("/usr", "/etc")) {
-            assertThat(out.lines().filter(l -> l.split(" ").length > 5 && l.split(" ")[4].equals(d)).toList()).singleElement()
-                    .satisfies(l -> assertThat(l.split(" ")[5]).startsWith("ro,"));
+        // the task's own view of its mounts: /usr and /etc read-only, no setuid programs; /alloc writable
+        for (String d : List.of("/usr", "/etc", "/alloc")) {
+            assertThat(out.lines().filter(l -> l.split(" ").length > 5 && l.split(" ")[4].equals(d)).toList())
+                    .singleElement().satisfies(l -> assertThat(List.of(l.split(" ")[5].split(",")))
+                            .contains(d.equals("/alloc") ? "rw" : "ro", "nosuid", "nodev"));
         }
     }
 
