@@ -283,6 +283,22 @@ class ExecDriverTest {
     }
 
     @Test
+    void aRestartRunsAgainInTheSameTaskDir() throws Exception {
+        TaskConfig first = sh("echo run >> /local/runs; ls /dev");
+        assertThat(run(first)).isEqualTo(ExitResult.code(0));
+        TaskConfig again = new TaskConfig(first.taskId() + "-restart", first.allocId(), first.jobId(),
+                first.groupName(), first.taskName(), first.config(), first.env(), first.taskDir(), first.allocDir(),
+                first.stdoutPath(), first.stderrPath());
+        assertThat(run(again)).isEqualTo(ExitResult.code(0));
+        assertThat(Files.readString(first.taskDir().resolve("local/runs"))).isEqualTo("run\nrun\n");
+        assertThat(Files.readString(first.stderrPath())).isEmpty();
+        assertThat(Files.readString(first.stdoutPath())).contains("null", "urandom", "fd");
+        try (Stream<Path> dev = Files.list(first.taskDir().resolve("dev"))) {
+            assertThat(dev).as("the host's view of /dev: the tmpfs was the namespace's").isEmpty();
+        }
+    }
+
+    @Test
     void whatATaskLeavesBehindIsKilledWhenItEnds() throws Exception {
         TaskConfig task = sh("sleep 1000 & echo $! > /local/bg.pid");
         assertThat(run(task)).isEqualTo(ExitResult.code(0));
