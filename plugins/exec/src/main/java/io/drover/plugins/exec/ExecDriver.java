@@ -39,7 +39,8 @@ import org.pf4j.Extension;
  * <p>Everything after the spawn — exit status through the shim, logs, signals to the group, tree kill, re-attach,
  * killing unrecorded runs — is raw_exec's ({@link SupervisedTasks}): the wrapper execs its way to the task, so
  * the task is the process the shim spawned. On by default; healthy only as root with unshare, mount and chroot
- * ({@link Chroot#detect}), checked once at init. Thread-safe; no method blocks on a task.
+ * ({@link Chroot#detect}), checked once at init. Thread-safe; no method blocks on a task (the first start or
+ * recover loads the native binding, ~0.3 s, once).
  */
 @Extension
 public final class ExecDriver implements TaskDriver {
@@ -50,7 +51,8 @@ public final class ExecDriver implements TaskDriver {
     private volatile boolean enabled;
     private volatile String problem = "exec driver not initialised";
     private volatile Chroot chroot;
-    private volatile ProcessSupervisor supervisor;
+    private ProcessSupervisor supervisor; // guarded by this
+    private boolean closed; // guarded by this
     private volatile SupervisedTasks tasks;
     private final java.util.function.Supplier<Chroot.Result> detector;
 
@@ -75,7 +77,8 @@ public final class ExecDriver implements TaskDriver {
 
     /**
      * Reads the plugin config; when enabled, checks this machine once (uid, tools, a private mount namespace: a few
-     * milliseconds) and, when it can run tasks, loads the native binding and starts the watcher thread.
+     * milliseconds). The native binding and the watcher thread come with the first start or recover, as in the java
+     * driver: exec is on in every agent, and an agent that runs no exec task should not pay ~0.3 s for them.
      */
     @Override
     public void init(DriverContext context) throws DriverException {
@@ -90,11 +93,6 @@ public final class ExecDriver implements TaskDriver {
         if (detected.chroot() == null) {
             problem = detected.problem();
             return;
-        }
-        try {
-            supervisor = ProcessSupervisor.create(NAME);
-        } catch (UnsupportedOperationException e) {
-            throw new DriverException(e.getMessage(), false, e);
         }
         chroot = detected.chroot();
         problem = null;
@@ -114,9 +112,8 @@ public final class ExecDriver implements TaskDriver {
 
     @Override
     public CompletionStage<TaskHandle> start(TaskConfig task) {
-        ProcessSupervisor sup = supervisor;
         Chroot c = chroot;
-        if (sup == null || c == null) {
+        if (c == null) {
             return CompletableFuture.failedFuture(new DriverException(problem, false));
         }
         ExecConfig config;
@@ -141,6 +138,12 @@ public final class ExecDriver implements TaskDriver {
             return CompletableFuture.failedFuture(new DriverException(
                     "exec: cannot prepare the task directory: " + e.getMessage(), false, e));
         }
+        ProcessSupervisor sup;
+        try {
+            sup = supervisor();
+        } catch (DriverException e) {
+            return CompletableFuture.failedFuture(e);
+        }
         SpawnSpec spec = new SpawnSpec(c.unshare, c.wrapperArgs(taskDir, allocDir, config.workDir(), command, args),
                 env, taskDir, task.stdoutPath(), task.stderrPath(), SupervisedTasks.rotation(task),
                 SupervisedTasks.statusFile(task));
@@ -156,11 +159,24 @@ public final class ExecDriver implements TaskDriver {
      */
     @Override
     public TaskHandle recover(TaskHandle handle) throws DriverException {
-        ProcessSupervisor sup = supervisor;
-        if (sup == null) {
+        if (chroot == null) {
             throw new DriverException(problem, false);
         }
-        return tasks.recover(handle, sup);
+        return tasks.recover(handle, supervisor());
+    }
+
+    private synchronized ProcessSupervisor supervisor() throws DriverException {
+        if (closed) {
+            throw new DriverException("the exec driver is closed", false);
+        }
+        if (supervisor == null) {
+            try {
+                supervisor = ProcessSupervisor.create(NAME);
+            } catch (UnsupportedOperationException e) {
+                throw new DriverException(e.getMessage(), false, e);
+            }
+        }
+        return supervisor;
     }
 
     /** Kills the runs an earlier agent started but never recorded (see {@link SupervisedTasks#killUnrecordedRuns}). */
@@ -198,12 +214,12 @@ public final class ExecDriver implements TaskDriver {
         }
     }
 
-    /** Stops the watcher thread; running tasks are left alone (the host decides about them). */
+    /** Stops the watcher thread if one was started; running tasks are left alone (the host decides about them). */
     @Override
-    public void close() {
-        ProcessSupervisor sup = supervisor;
-        if (sup != null) {
-            sup.close();
+    public synchronized void close() {
+        closed = true;
+        if (supervisor != null) {
+            supervisor.close();
         }
     }
 }
