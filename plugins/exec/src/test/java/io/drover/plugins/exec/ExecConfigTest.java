@@ -18,6 +18,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -86,6 +87,29 @@ class ExecConfigTest {
         assertThat(e.recoverable()).isFalse();
         assertThat(e.getCause()).isNull();
         d.close();
+    }
+
+    /** Gated on root and a working unshare checked here, not by the driver: a wrongly unhealthy driver fails. */
+    @Test
+    void whereExecCanWorkTheDriverIsHealthy() throws Exception {
+        Assumptions.assumeTrue(rootWithUnshare(), "needs root and a private mount namespace");
+        ExecDriver d = new ExecDriver();
+        d.init(new DriverContext(Map.of(), new WallTimers(), "0.1.0"));
+        assertThat(d.health())
+                .isEqualTo(DriverHealth.healthy("exec ready (chroot, mount and IPC namespaces, user nobody)"));
+        d.close();
+    }
+
+    private static boolean rootWithUnshare() throws Exception {
+        boolean root = java.nio.file.Files.readAllLines(Path.of("/proc/self/status")).stream()
+                .filter(l -> l.startsWith("Uid:")).anyMatch(l -> l.split("\\s+")[2].equals("0"));
+        try {
+            Process p = new ProcessBuilder("unshare", "--mount", "--", "true").redirectErrorStream(true).start();
+            p.getInputStream().readAllBytes();
+            return root && p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;
+        } catch (java.io.IOException e) {
+            return false;
+        }
     }
 
     private DriverException startFailure(ExecDriver d) throws Exception {
