@@ -19,7 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The task table of a driver whose tasks are supervised processes (raw_exec, java): everything of the
+ * The task table of a driver whose tasks are supervised processes (raw_exec, java, exec): everything of the
  * {@code TaskDriver} contract after the driver has turned a task's config into a {@link SpawnSpec} — start
  * bookkeeping, awaitExit, signal by name to the whole group, inspect, tree kill on destroy. Shared so that the
  * drivers differ only in how they build the command. Thread-safe; no method blocks on a task.

@@ -26,7 +26,7 @@ class ConfigErrorsTest {
         return dir;
     }
 
-    /** A config with the test plugins (mock, raw_exec, java), any free port and {@code extra} appended. */
+    /** A config with the test plugins (mock, raw_exec, java, exec), any free port and {@code extra} appended. */
     private Path config(String extra) throws Exception {
         return Files.writeString(tmp.resolve("agent.hcl"), """
                 data_dir   = "%s"

@@ -47,7 +47,7 @@ class SampleJobsTest {
     @ParameterizedTest
     @MethodSource("sampleJobs")
     void everySampleRunsToTheEnd(String file, Drover drover) {
-        drover.simulate("raw_exec", "java").stopAfter(Duration.ofHours(2)).run(file);
+        drover.simulate("raw_exec", "java", "exec").stopAfter(Duration.ofHours(2)).run(file);
     }
 
     @Test
@@ -122,5 +122,22 @@ class SampleJobsTest {
         assertThat(drover.simulate("java").mock("hello", Map.of("run_for", "300ms")).run("java.hcl")).isComplete()
                 .task("hello").exitCode(0).notFailed()
                 .task("goodbye").startedAfter("hello", TERMINATED).startedAt(Duration.ofMillis(300)).notFailed();
+    }
+
+    /**
+     * exec.hcl's lifecycle with its tasks simulated (the chroot itself needs root: ExecSampleEndToEndTest runs it
+     * for real): the leader ends after 100ms, the sidecar gets its SIGTERM, then report runs.
+     */
+    @Test
+    void execHcl(Drover drover) {
+        Allocation alloc = drover.simulate("exec")
+                .mock("leader", Map.of("run_for", "100ms"))
+                .mock("sidecar", Map.of("run_for", "1h"))
+                .run("exec.hcl");
+        assertThat(alloc).isComplete()
+                .task("leader").exitCode(0).notFailed()
+                .task("sidecar").killedWith("SIGTERM").after(Duration.ZERO).and().state(DEAD).notFailed()
+                .task("report").startedAfter("sidecar", KILLED).notFailed()
+                .and().tasksDiedInOrder("leader", "sidecar", "report");
     }
 }

@@ -68,7 +68,7 @@ public final class DriverRegistry implements DriverCatalog, AutoCloseable {
     static final int START_THREADS = Math.max(2, Runtime.getRuntime().availableProcessors());
 
     /** Plugins built with Drover (Plugin-Provider "Drover"), whose start never blocks: see {@link #bundled}. */
-    private static final Set<String> BUNDLED = Set.of("raw_exec", "java", "mock");
+    private static final Set<String> BUNDLED = Set.of("raw_exec", "java", "mock", "exec");
 
     /**
      * Whether a driver is one of Drover's own plugins, called directly rather than through {@link IsolatedDriver}:

@@ -1,0 +1,225 @@
+package io.drover.plugins.exec;
+
+import io.drover.driver.api.Capabilities;
+import io.drover.driver.api.ConfigProblem;
+import io.drover.driver.api.DriverContext;
+import io.drover.driver.api.DriverException;
+import io.drover.driver.api.DriverHealth;
+import io.drover.driver.api.ExitResult;
+import io.drover.driver.api.TaskConfig;
+import io.drover.driver.api.TaskDriver;
+import io.drover.driver.api.TaskHandle;
+import io.drover.driver.api.TaskNotFoundException;
+import io.drover.driver.api.TaskStatus;
+import io.drover.process.KillReport;
+import io.drover.process.ProcessSupervisor;
+import io.drover.process.SpawnSpec;
+import io.drover.process.SupervisedTasks;
+import io.drover.process.UnrecordedRuns;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.pf4j.Extension;
+
+/**
+ * Nomad's exec: runs {@code command} with {@code args} as user nobody, chrooted into its task directory, in private
+ * mount and IPC namespaces (the PID and network namespaces are the host's), with the task's environment (plus the
+ * agent's PATH when the task sets none), from {@code work_dir} (default {@code /}, the task directory), output
+ * rotated into {@code <task>.stdout.N} / {@code .stderr.N} as with raw_exec. See {@link Chroot} for the wrapper.
+ *
+ * <p>Paths: inside the chroot the task sees Nomad's values, so environment values and arguments (and the command)
+ * that start with the task directory or the allocation's shared directory are rewritten: {@code NOMAD_TASK_DIR} is
+ * {@code /local}, {@code NOMAD_SECRETS_DIR} {@code /secrets}, {@code NOMAD_ALLOC_DIR} {@code /alloc}.
+ *
+ * <p>Everything after the spawn — exit status through the shim, logs, signals to the group, tree kill, re-attach,
+ * killing unrecorded runs — is raw_exec's ({@link SupervisedTasks}): the wrapper execs its way to the task, so
+ * the task is the process the shim spawned. On by default; healthy only as root with unshare, mount and chroot
+ * ({@link Chroot#detect}), checked once at init. Thread-safe; no method blocks on a task (the first start or
+ * recover loads the native binding, ~0.3 s, once).
+ */
+@Extension
+public final class ExecDriver implements TaskDriver {
+    public static final String NAME = "exec";
+    /** Environment entries that must keep their host values: how a later agent finds an unrecorded run. */
+    private static final Set<String> HOST_VALUES = Set.of(UnrecordedRuns.RUN_DIR_VAR, UnrecordedRuns.RUN_ID_VAR);
+
+    private volatile boolean enabled;
+    private volatile String problem = "exec driver not initialised";
+    private volatile Chroot chroot;
+    private ProcessSupervisor supervisor; // guarded by this
+    private boolean closed; // guarded by this
+    private volatile SupervisedTasks tasks;
+    private final java.util.function.Supplier<Chroot.Result> detector;
+
+    public ExecDriver() {
+        this(Chroot::detect);
+    }
+
+    /** With another check of the machine (tests). */
+    ExecDriver(java.util.function.Supplier<Chroot.Result> detector) {
+        this.detector = detector;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Capabilities capabilities() {
+        return new Capabilities(true, true);
+    }
+
+    /**
+     * Reads the plugin config; when enabled, checks this machine once (uid, tools, a private mount namespace: a few
+     * milliseconds). The native binding and the watcher thread come with the first start or recover, as in the java
+     * driver: exec is on in every agent, and an agent that runs no exec task should not pay ~0.3 s for them.
+     */
+    @Override
+    public void init(DriverContext context) throws DriverException {
+        ExecPluginConfig config = ExecPluginConfig.parse(context.pluginConfig());
+        tasks = new SupervisedTasks(NAME, context.timers());
+        enabled = config.enabled();
+        if (!enabled) {
+            problem = ExecPluginConfig.DISABLED_MESSAGE;
+            return;
+        }
+        Chroot.Result detected = detector.get();
+        if (detected.chroot() == null) {
+            problem = detected.problem();
+            return;
+        }
+        chroot = detected.chroot();
+        problem = null;
+    }
+
+    @Override
+    public DriverHealth health() {
+        String p = problem;
+        return p == null ? DriverHealth.healthy("exec ready (chroot, mount and IPC namespaces, user nobody)")
+                : DriverHealth.unhealthy(p);
+    }
+
+    @Override
+    public List<ConfigProblem> validateConfig(Map<String, Object> config) {
+        return ExecConfig.validate(config);
+    }
+
+    @Override
+    public CompletionStage<TaskHandle> start(TaskConfig task) {
+        Chroot c = chroot;
+        if (c == null) {
+            return CompletableFuture.failedFuture(new DriverException(problem, false));
+        }
+        ExecConfig config;
+        try {
+            config = ExecConfig.parse(task.config());
+        } catch (IllegalArgumentException e) {
+            return CompletableFuture.failedFuture(new DriverException(e.getMessage(), false));
+        }
+        Path taskDir = task.taskDir();
+        Path allocDir = task.allocDir();
+        Map<String, String> env = Chroot.insideEnv(SupervisedTasks.envWithAgentPath(task), taskDir, allocDir,
+                HOST_VALUES);
+        String command = Chroot.inside(config.command(), taskDir, allocDir);
+        List<String> args = config.args().stream().map(a -> Chroot.inside(a, taskDir, allocDir)).toList();
+        if (!c.commandExists(command, env.get("PATH"), config.workDir(), taskDir, allocDir)) {
+            return CompletableFuture.failedFuture(new DriverException(
+                    "exec: \"" + command + "\": No such file or directory in the task's chroot", false));
+        }
+        try {
+            c.prepare(taskDir, allocDir);
+        } catch (IOException | RuntimeException e) {
+            return CompletableFuture.failedFuture(new DriverException(
+                    "exec: cannot prepare the task directory: " + e.getMessage(), false, e));
+        }
+        ProcessSupervisor sup;
+        try {
+            sup = supervisor();
+        } catch (DriverException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        SpawnSpec spec = new SpawnSpec(c.unshare, c.wrapperArgs(taskDir, allocDir, config.workDir(), command, args),
+                env, taskDir, task.stdoutPath(), task.stderrPath(), SupervisedTasks.rotation(task),
+                SupervisedTasks.statusFile(task));
+        return tasks.start(task.taskId(), sup, spec);
+    }
+
+    /**
+     * Re-attaches to a task an earlier agent started (see {@link SupervisedTasks#recover}); its mount namespace
+     * lives as long as its processes do, so nothing else needs restoring.
+     *
+     * @throws TaskNotFoundException when its end cannot be known (the engine records "Not Recovered")
+     * @throws DriverException when exec cannot run here
+     */
+    @Override
+    public TaskHandle recover(TaskHandle handle) throws DriverException {
+        if (chroot == null) {
+            throw new DriverException(problem, false);
+        }
+        return tasks.recover(handle, supervisor());
+    }
+
+    private synchronized ProcessSupervisor supervisor() throws DriverException {
+        if (closed) {
+            throw new DriverException("the exec driver is closed", false);
+        }
+        if (supervisor == null) {
+            try {
+                supervisor = ProcessSupervisor.create(NAME);
+            } catch (UnsupportedOperationException e) {
+                throw new DriverException(e.getMessage(), false, e);
+            }
+        }
+        return supervisor;
+    }
+
+    /** Kills the runs an earlier agent started but never recorded (see {@link SupervisedTasks#killUnrecordedRuns}). */
+    @Override
+    public Set<String> killUnrecordedRuns(Path allocRoot, Set<String> keep) {
+        return tasks.killUnrecordedRuns(allocRoot, keep);
+    }
+
+    @Override
+    public CompletionStage<ExitResult> awaitExit(String taskId) throws TaskNotFoundException {
+        return tasks.awaitExit(taskId);
+    }
+
+    @Override
+    public void signal(String taskId, String signal) throws DriverException {
+        tasks.signal(taskId, signal);
+    }
+
+    @Override
+    public TaskStatus inspect(String taskId) throws TaskNotFoundException {
+        return tasks.inspect(taskId);
+    }
+
+    /** The latest tree kill of a task, with the processes that survived it; empty when none was started. */
+    public Optional<CompletionStage<KillReport>> lastKill(String taskId) throws TaskNotFoundException {
+        return tasks.lastKill(taskId);
+    }
+
+    /** Forgets the task after killing its tree (see {@link SupervisedTasks#destroy}). Idempotent; no waiting. */
+    @Override
+    public void destroy(String taskId) {
+        SupervisedTasks t = tasks;
+        if (t != null) {
+            t.destroy(taskId);
+        }
+    }
+
+    /** Stops the watcher thread if one was started; running tasks are left alone (the host decides about them). */
+    @Override
+    public synchronized void close() {
+        closed = true;
+        if (supervisor != null) {
+            supervisor.close();
+        }
+    }
+}
