@@ -109,7 +109,9 @@ public final class ProcTable {
 
     /**
      * The value of {@code key} in the environment a process was started with ({@code /proc/<pid>/environ}); empty
-     * when it has none or it cannot be read (gone, another user's). One small file read.
+     * when it has none or it cannot be read (gone, another user's). One small file read. A process in the middle
+     * of {@code execve} can read as having no environment for a moment (its new comm is set before its new
+     * environment's bounds); the tree killer's later rounds and the shim's subreaper sweep cover that window.
      */
     public static Optional<String> environValue(int pid, String key) {
         byte[] env;
