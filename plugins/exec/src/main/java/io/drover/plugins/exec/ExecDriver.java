@@ -11,6 +11,7 @@ import io.drover.driver.api.TaskDriver;
 import io.drover.driver.api.TaskHandle;
 import io.drover.driver.api.TaskNotFoundException;
 import io.drover.driver.api.TaskStatus;
+import io.drover.process.CommandConfig;
 import io.drover.process.KillReport;
 import io.drover.process.ProcessSupervisor;
 import io.drover.process.SpawnSpec;
@@ -45,6 +46,9 @@ import org.pf4j.Extension;
 @Extension
 public final class ExecDriver implements TaskDriver {
     public static final String NAME = "exec";
+    /** {@code work_dir}: an absolute path inside the chroot, as Nomad requires; default {@code /}, the task dir. */
+    static final CommandConfig.WorkDirRule WORK_DIR = new CommandConfig.WorkDirRule("/", s -> s.startsWith("/"),
+            "must be an absolute path inside the task's chroot (\"/local\")");
     /** Environment entries that must keep their host values: how a later agent finds an unrecorded run. */
     private static final Set<String> HOST_VALUES = Set.of(UnrecordedRuns.RUN_DIR_VAR, UnrecordedRuns.RUN_ID_VAR);
 
@@ -107,7 +111,7 @@ public final class ExecDriver implements TaskDriver {
 
     @Override
     public List<ConfigProblem> validateConfig(Map<String, Object> config) {
-        return ExecConfig.validate(config);
+        return CommandConfig.validate(NAME, config, WORK_DIR);
     }
 
     @Override
@@ -116,9 +120,9 @@ public final class ExecDriver implements TaskDriver {
         if (c == null) {
             return CompletableFuture.failedFuture(new DriverException(problem, false));
         }
-        ExecConfig config;
+        CommandConfig config;
         try {
-            config = ExecConfig.parse(task.config());
+            config = CommandConfig.parse(NAME, task.config(), WORK_DIR);
         } catch (IllegalArgumentException e) {
             return CompletableFuture.failedFuture(new DriverException(e.getMessage(), false));
         }

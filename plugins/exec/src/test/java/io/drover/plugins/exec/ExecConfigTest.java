@@ -9,6 +9,7 @@ import io.drover.driver.api.DriverException;
 import io.drover.driver.api.DriverHealth;
 import io.drover.driver.api.PluginConfigException;
 import io.drover.driver.api.TaskConfig;
+import io.drover.process.CommandConfig;
 import io.drover.process.TestTasks;
 import io.drover.process.WallTimers;
 import java.nio.file.Path;
@@ -41,8 +42,8 @@ class ExecConfigTest {
                         new ConfigProblem("command", "must be a non-empty string"),
                         new ConfigProblem("pid_mode", "unknown key; exec takes command, args, work_dir"),
                         new ConfigProblem("work_dir", "must be an absolute path inside the task's chroot (\"/local\")"));
-        assertThat(ExecConfig.parse(Map.of("command", "x")).workDir()).isEqualTo("/");
-        assertThatThrownBy(() -> ExecConfig.parse(Map.of("args", List.of())))
+        assertThat(CommandConfig.parse("exec", Map.of("command", "x"), ExecDriver.WORK_DIR).workDir()).isEqualTo("/");
+        assertThatThrownBy(() -> CommandConfig.parse("exec", Map.of("args", List.of()), ExecDriver.WORK_DIR))
                 .hasMessage("invalid exec config: command: is required");
     }
 

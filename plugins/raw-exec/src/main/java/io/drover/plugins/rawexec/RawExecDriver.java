@@ -11,6 +11,7 @@ import io.drover.driver.api.TaskDriver;
 import io.drover.driver.api.TaskHandle;
 import io.drover.driver.api.TaskNotFoundException;
 import io.drover.driver.api.TaskStatus;
+import io.drover.process.CommandConfig;
 import io.drover.process.KillReport;
 import io.drover.process.ProcessSupervisor;
 import io.drover.process.SpawnSpec;
@@ -42,6 +43,9 @@ import org.pf4j.Extension;
 @Extension
 public final class RawExecDriver implements TaskDriver {
     public static final String NAME = "raw_exec";
+    /** {@code work_dir}: default the task directory; a relative one is relative to it. */
+    static final CommandConfig.WorkDirRule WORK_DIR = new CommandConfig.WorkDirRule(null, s -> !s.isBlank(),
+            "must be a non-empty string");
 
     private volatile boolean enabled;
     private volatile ProcessSupervisor supervisor;
@@ -85,7 +89,7 @@ public final class RawExecDriver implements TaskDriver {
 
     @Override
     public List<ConfigProblem> validateConfig(Map<String, Object> config) {
-        return RawExecConfig.validate(config);
+        return CommandConfig.validate(NAME, config, WORK_DIR);
     }
 
     @Override
@@ -94,9 +98,9 @@ public final class RawExecDriver implements TaskDriver {
         if (!enabled || sup == null) {
             return CompletableFuture.failedFuture(new DriverException(RawExecPluginConfig.DISABLED_MESSAGE, false));
         }
-        RawExecConfig config;
+        CommandConfig config;
         try {
-            config = RawExecConfig.parse(task.config());
+            config = CommandConfig.parse(NAME, task.config(), WORK_DIR);
         } catch (IllegalArgumentException e) {
             return CompletableFuture.failedFuture(new DriverException(e.getMessage(), false));
         }

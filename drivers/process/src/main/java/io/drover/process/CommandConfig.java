@@ -1,4 +1,4 @@
-package io.drover.plugins.exec;
+package io.drover.process;
 
 import io.drover.driver.api.ConfigProblem;
 import java.util.ArrayList;
@@ -6,39 +6,50 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 
 /**
- * An exec task's {@code config} block: {@code command} (required), {@code args} (list of strings), {@code work_dir}
- * (an absolute path inside the chroot, as Nomad requires; default {@code /}, the task directory). Immutable; pure.
+ * The {@code config} block of a driver that runs a command (raw_exec, exec): {@code command} (required),
+ * {@code args} (list of strings), {@code work_dir} (each driver says its default and which values it takes).
+ * Immutable; pure; any thread.
  */
-record ExecConfig(String command, List<String> args, String workDir) {
+public record CommandConfig(String command, List<String> args, String workDir) {
     static final Set<String> KEYS = Set.of("command", "args", "work_dir");
-    static final String DEFAULT_WORK_DIR = "/";
+
+    /**
+     * How a driver takes {@code work_dir}.
+     *
+     * @param byDefault the value when the key is absent (may be null)
+     * @param accepts which strings it takes
+     * @param problem the message for a value it does not take
+     */
+    public record WorkDirRule(String byDefault, Predicate<String> accepts, String problem) {}
 
     /** One problem per bad or unknown key, sorted by key; empty when valid. */
-    static List<ConfigProblem> validate(Map<String, Object> config) {
+    public static List<ConfigProblem> validate(String driver, Map<String, Object> config, WorkDirRule workDir) {
         List<ConfigProblem> problems = new ArrayList<>();
-        parse(config, problems);
+        parse(driver, config, workDir, problems);
         return problems;
     }
 
-    /** @throws IllegalArgumentException naming every problem */
-    static ExecConfig parse(Map<String, Object> config) {
+    /** @throws IllegalArgumentException naming every problem: {@code invalid DRIVER config: key: problem; ...} */
+    public static CommandConfig parse(String driver, Map<String, Object> config, WorkDirRule workDir) {
         List<ConfigProblem> problems = new ArrayList<>();
-        ExecConfig parsed = parse(config, problems);
+        CommandConfig parsed = parse(driver, config, workDir, problems);
         if (!problems.isEmpty()) {
-            StringBuilder sb = new StringBuilder("invalid exec config:");
+            StringBuilder sb = new StringBuilder("invalid " + driver + " config:");
             problems.forEach(p -> sb.append(' ').append(p.key()).append(": ").append(p.message()).append(';'));
             throw new IllegalArgumentException(sb.substring(0, sb.length() - 1));
         }
         return parsed;
     }
 
-    private static ExecConfig parse(Map<String, Object> config, List<ConfigProblem> out) {
+    private static CommandConfig parse(String driver, Map<String, Object> config, WorkDirRule rule,
+            List<ConfigProblem> out) {
         Map<String, ConfigProblem> problems = new TreeMap<>();
         for (String key : config.keySet()) {
             if (!KEYS.contains(key)) {
-                problems.put(key, new ConfigProblem(key, "unknown key; exec takes command, args, work_dir"));
+                problems.put(key, new ConfigProblem(key, "unknown key; " + driver + " takes command, args, work_dir"));
             }
         }
         String command = null;
@@ -59,17 +70,16 @@ record ExecConfig(String command, List<String> args, String workDir) {
                 problems.put("args", new ConfigProblem("args", "must be a list of strings"));
             }
         }
-        String workDir = DEFAULT_WORK_DIR;
+        String workDir = rule.byDefault();
         Object rawWorkDir = config.get("work_dir");
         if (rawWorkDir != null) {
-            if (rawWorkDir instanceof String s && s.startsWith("/")) {
+            if (rawWorkDir instanceof String s && rule.accepts().test(s)) {
                 workDir = s;
             } else {
-                problems.put("work_dir", new ConfigProblem("work_dir",
-                        "must be an absolute path inside the task's chroot (\"/local\")"));
+                problems.put("work_dir", new ConfigProblem("work_dir", rule.problem()));
             }
         }
         out.addAll(problems.values());
-        return new ExecConfig(command, args, workDir);
+        return new CommandConfig(command, List.copyOf(args), workDir);
     }
 }
