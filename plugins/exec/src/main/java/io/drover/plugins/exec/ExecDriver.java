@@ -1,19 +1,15 @@
 package io.drover.plugins.exec;
 
-import io.drover.driver.api.Capabilities;
 import io.drover.driver.api.ConfigProblem;
 import io.drover.driver.api.DriverContext;
 import io.drover.driver.api.DriverException;
 import io.drover.driver.api.DriverHealth;
-import io.drover.driver.api.ExitResult;
 import io.drover.driver.api.TaskConfig;
-import io.drover.driver.api.TaskDriver;
 import io.drover.driver.api.TaskHandle;
 import io.drover.driver.api.TaskNotFoundException;
-import io.drover.driver.api.TaskStatus;
 import io.drover.process.CommandConfig;
-import io.drover.process.KillReport;
 import io.drover.process.ProcessSupervisor;
+import io.drover.process.ProcessTaskDriver;
 import io.drover.process.SpawnSpec;
 import io.drover.process.SupervisedTasks;
 import io.drover.process.UnrecordedRuns;
@@ -21,7 +17,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -44,7 +39,7 @@ import org.pf4j.Extension;
  * recover loads the native binding, ~0.3 s, once).
  */
 @Extension
-public final class ExecDriver implements TaskDriver {
+public final class ExecDriver extends ProcessTaskDriver {
     public static final String NAME = "exec";
     /** {@code work_dir}: an absolute path inside the chroot, as Nomad requires; default {@code /}, the task dir. */
     static final CommandConfig.WorkDirRule WORK_DIR = new CommandConfig.WorkDirRule("/", s -> s.startsWith("/"),
@@ -55,9 +50,6 @@ public final class ExecDriver implements TaskDriver {
     private volatile boolean enabled;
     private volatile String problem = "exec driver not initialised";
     private volatile Chroot chroot;
-    private ProcessSupervisor supervisor; // guarded by this
-    private boolean closed; // guarded by this
-    private volatile SupervisedTasks tasks;
     private final java.util.function.Supplier<Chroot.Result> detector;
 
     public ExecDriver() {
@@ -66,17 +58,8 @@ public final class ExecDriver implements TaskDriver {
 
     /** With another check of the machine (tests). */
     ExecDriver(java.util.function.Supplier<Chroot.Result> detector) {
+        super(NAME);
         this.detector = detector;
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public Capabilities capabilities() {
-        return new Capabilities(true, true);
     }
 
     /**
@@ -87,7 +70,7 @@ public final class ExecDriver implements TaskDriver {
     @Override
     public void init(DriverContext context) throws DriverException {
         ExecPluginConfig config = ExecPluginConfig.parse(context.pluginConfig());
-        tasks = new SupervisedTasks(NAME, context.timers());
+        initTasks(context);
         enabled = config.enabled();
         if (!enabled) {
             problem = ExecPluginConfig.DISABLED_MESSAGE;
@@ -151,7 +134,7 @@ public final class ExecDriver implements TaskDriver {
         SpawnSpec spec = new SpawnSpec(c.unshare, c.wrapperArgs(taskDir, allocDir, config.workDir(), command, args),
                 env, taskDir, task.stdoutPath(), task.stderrPath(), SupervisedTasks.rotation(task),
                 SupervisedTasks.statusFile(task));
-        return tasks.start(task.taskId(), sup, spec);
+        return tasks().start(task.taskId(), sup, spec);
     }
 
     /**
@@ -166,64 +149,6 @@ public final class ExecDriver implements TaskDriver {
         if (chroot == null) {
             throw new DriverException(problem, false);
         }
-        return tasks.recover(handle, supervisor());
-    }
-
-    private synchronized ProcessSupervisor supervisor() throws DriverException {
-        if (closed) {
-            throw new DriverException("the exec driver is closed", false);
-        }
-        if (supervisor == null) {
-            try {
-                supervisor = ProcessSupervisor.create(NAME);
-            } catch (UnsupportedOperationException e) {
-                throw new DriverException(e.getMessage(), false, e);
-            }
-        }
-        return supervisor;
-    }
-
-    /** Kills the runs an earlier agent started but never recorded (see {@link SupervisedTasks#killUnrecordedRuns}). */
-    @Override
-    public Set<String> killUnrecordedRuns(Path allocRoot, Set<String> keep) {
-        return tasks.killUnrecordedRuns(allocRoot, keep);
-    }
-
-    @Override
-    public CompletionStage<ExitResult> awaitExit(String taskId) throws TaskNotFoundException {
-        return tasks.awaitExit(taskId);
-    }
-
-    @Override
-    public void signal(String taskId, String signal) throws DriverException {
-        tasks.signal(taskId, signal);
-    }
-
-    @Override
-    public TaskStatus inspect(String taskId) throws TaskNotFoundException {
-        return tasks.inspect(taskId);
-    }
-
-    /** The latest tree kill of a task, with the processes that survived it; empty when none was started. */
-    public Optional<CompletionStage<KillReport>> lastKill(String taskId) throws TaskNotFoundException {
-        return tasks.lastKill(taskId);
-    }
-
-    /** Forgets the task after killing its tree (see {@link SupervisedTasks#destroy}). Idempotent; no waiting. */
-    @Override
-    public void destroy(String taskId) {
-        SupervisedTasks t = tasks;
-        if (t != null) {
-            t.destroy(taskId);
-        }
-    }
-
-    /** Stops the watcher thread if one was started; running tasks are left alone (the host decides about them). */
-    @Override
-    public synchronized void close() {
-        closed = true;
-        if (supervisor != null) {
-            supervisor.close();
-        }
+        return tasks().recover(handle, supervisor());
     }
 }

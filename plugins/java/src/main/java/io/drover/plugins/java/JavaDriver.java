@@ -1,25 +1,20 @@
 package io.drover.plugins.java;
 
-import io.drover.driver.api.Capabilities;
 import io.drover.driver.api.ConfigProblem;
 import io.drover.driver.api.DriverContext;
 import io.drover.driver.api.DriverException;
 import io.drover.driver.api.DriverHealth;
-import io.drover.driver.api.ExitResult;
 import io.drover.driver.api.TaskConfig;
-import io.drover.driver.api.TaskDriver;
 import io.drover.driver.api.TaskHandle;
 import io.drover.driver.api.TaskNotFoundException;
-import io.drover.driver.api.TaskStatus;
-import io.drover.process.KillReport;
 import io.drover.process.ProcessSupervisor;
+import io.drover.process.ProcessTaskDriver;
 import io.drover.process.SpawnSpec;
 import io.drover.process.SupervisedTasks;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.pf4j.Extension;
@@ -37,28 +32,19 @@ import org.pf4j.Extension;
  * anyway, so agents that never run a java task do not pay for it.
  */
 @Extension
-public final class JavaDriver implements TaskDriver {
+public final class JavaDriver extends ProcessTaskDriver {
     public static final String NAME = "java";
 
     private volatile boolean enabled = true;
-    private volatile SupervisedTasks tasks;
-    private ProcessSupervisor supervisor; // guarded by this
-    private boolean closed; // guarded by this
 
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public Capabilities capabilities() {
-        return new Capabilities(true, true);
+    public JavaDriver() {
+        super(NAME);
     }
 
     @Override
     public void init(DriverContext context) throws DriverException {
         enabled = JavaPluginConfig.parse(context.pluginConfig()).enabled();
-        tasks = new SupervisedTasks(NAME, context.timers());
+        initTasks(context);
     }
 
     /** Healthy when the default JDK's {@code bin/java} is an executable file; says which JDK. */
@@ -128,20 +114,6 @@ public final class JavaDriver implements TaskDriver {
         return tasks().recover(handle, supervisor());
     }
 
-    private synchronized ProcessSupervisor supervisor() throws DriverException {
-        if (closed) {
-            throw new DriverException("the java driver is closed", false);
-        }
-        if (supervisor == null) {
-            try {
-                supervisor = ProcessSupervisor.create(NAME);
-            } catch (UnsupportedOperationException e) {
-                throw new DriverException(e.getMessage(), false, e);
-            }
-        }
-        return supervisor;
-    }
-
     private static Path javaExecutable(Path javaHome) {
         return javaHome.resolve("bin").resolve("java");
     }
@@ -152,57 +124,5 @@ public final class JavaDriver implements TaskDriver {
 
     private static String droverHome() {
         return System.getProperty(JavaConfig.HOME_PROPERTY);
-    }
-
-    /** Kills the runs an earlier agent started but never recorded (see {@link SupervisedTasks#killUnrecordedRuns}). */
-    @Override
-    public java.util.Set<String> killUnrecordedRuns(java.nio.file.Path allocRoot, java.util.Set<String> keep) {
-        return tasks().killUnrecordedRuns(allocRoot, keep);
-    }
-
-    @Override
-    public CompletionStage<ExitResult> awaitExit(String taskId) throws TaskNotFoundException {
-        return tasks().awaitExit(taskId);
-    }
-
-    @Override
-    public void signal(String taskId, String signal) throws DriverException {
-        tasks().signal(taskId, signal);
-    }
-
-    @Override
-    public TaskStatus inspect(String taskId) throws TaskNotFoundException {
-        return tasks().inspect(taskId);
-    }
-
-    /** The latest tree kill of a task, with the processes that survived it; empty when none was started. */
-    public Optional<CompletionStage<KillReport>> lastKill(String taskId) throws TaskNotFoundException {
-        return tasks().lastKill(taskId);
-    }
-
-    /** Forgets the task after killing its tree (see {@link SupervisedTasks#destroy}). Idempotent. */
-    @Override
-    public void destroy(String taskId) {
-        SupervisedTasks t = tasks;
-        if (t != null) {
-            t.destroy(taskId);
-        }
-    }
-
-    /** Stops the watcher thread if one was started; running tasks are left alone (the host decides). */
-    @Override
-    public synchronized void close() {
-        closed = true;
-        if (supervisor != null) {
-            supervisor.close();
-        }
-    }
-
-    private SupervisedTasks tasks() {
-        SupervisedTasks t = tasks;
-        if (t == null) {
-            throw new IllegalStateException("the java driver is not initialised");
-        }
-        return t;
     }
 }

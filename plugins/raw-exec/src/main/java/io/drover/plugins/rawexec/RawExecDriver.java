@@ -1,25 +1,20 @@
 package io.drover.plugins.rawexec;
 
-import io.drover.driver.api.Capabilities;
 import io.drover.driver.api.ConfigProblem;
 import io.drover.driver.api.DriverContext;
 import io.drover.driver.api.DriverException;
 import io.drover.driver.api.DriverHealth;
-import io.drover.driver.api.ExitResult;
 import io.drover.driver.api.TaskConfig;
-import io.drover.driver.api.TaskDriver;
 import io.drover.driver.api.TaskHandle;
 import io.drover.driver.api.TaskNotFoundException;
-import io.drover.driver.api.TaskStatus;
 import io.drover.process.CommandConfig;
-import io.drover.process.KillReport;
 import io.drover.process.ProcessSupervisor;
+import io.drover.process.ProcessTaskDriver;
 import io.drover.process.SpawnSpec;
 import io.drover.process.SupervisedTasks;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.pf4j.Extension;
@@ -41,24 +36,16 @@ import org.pf4j.Extension;
  * handle carries what {@link #recover} needs (docs/process-supervision.md, "Re-attach").
  */
 @Extension
-public final class RawExecDriver implements TaskDriver {
+public final class RawExecDriver extends ProcessTaskDriver {
     public static final String NAME = "raw_exec";
     /** {@code work_dir}: default the task directory; a relative one is relative to it. */
     static final CommandConfig.WorkDirRule WORK_DIR = new CommandConfig.WorkDirRule(null, s -> !s.isBlank(),
             "must be a non-empty string");
 
     private volatile boolean enabled;
-    private volatile ProcessSupervisor supervisor;
-    private volatile SupervisedTasks tasks;
 
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public Capabilities capabilities() {
-        return new Capabilities(true, true);
+    public RawExecDriver() {
+        super(NAME);
     }
 
     /**
@@ -68,13 +55,9 @@ public final class RawExecDriver implements TaskDriver {
     @Override
     public void init(DriverContext context) throws DriverException {
         RawExecPluginConfig config = RawExecPluginConfig.parse(context.pluginConfig());
-        tasks = new SupervisedTasks(NAME, context.timers());
+        initTasks(context);
         if (config.enabled()) {
-            try {
-                supervisor = ProcessSupervisor.create(NAME);
-            } catch (UnsupportedOperationException e) {
-                throw new DriverException(e.getMessage(), false, e);
-            }
+            supervisor();
         }
         enabled = config.enabled();
     }
@@ -94,9 +77,14 @@ public final class RawExecDriver implements TaskDriver {
 
     @Override
     public CompletionStage<TaskHandle> start(TaskConfig task) {
-        ProcessSupervisor sup = supervisor;
-        if (!enabled || sup == null) {
+        if (!enabled) {
             return CompletableFuture.failedFuture(new DriverException(RawExecPluginConfig.DISABLED_MESSAGE, false));
+        }
+        ProcessSupervisor sup;
+        try {
+            sup = supervisor();
+        } catch (DriverException e) {
+            return CompletableFuture.failedFuture(e);
         }
         CommandConfig config;
         try {
@@ -108,7 +96,7 @@ public final class RawExecDriver implements TaskDriver {
         SpawnSpec spec = new SpawnSpec(config.command(), config.args(), SupervisedTasks.envWithAgentPath(task),
                 workDir, task.stdoutPath(), task.stderrPath(), SupervisedTasks.rotation(task),
                 SupervisedTasks.statusFile(task));
-        return tasks.start(task.taskId(), sup, spec);
+        return tasks().start(task.taskId(), sup, spec);
     }
 
     /**
@@ -120,60 +108,9 @@ public final class RawExecDriver implements TaskDriver {
      */
     @Override
     public TaskHandle recover(TaskHandle handle) throws DriverException {
-        ProcessSupervisor sup = supervisor;
-        if (!enabled || sup == null) {
+        if (!enabled) {
             throw new DriverException(RawExecPluginConfig.DISABLED_MESSAGE, false);
         }
-        return tasks.recover(handle, sup);
-    }
-
-    /** Kills the runs an earlier agent started but never recorded (see {@link SupervisedTasks#killUnrecordedRuns}). */
-    @Override
-    public java.util.Set<String> killUnrecordedRuns(java.nio.file.Path allocRoot, java.util.Set<String> keep) {
-        return tasks.killUnrecordedRuns(allocRoot, keep);
-    }
-
-    @Override
-    public CompletionStage<ExitResult> awaitExit(String taskId) throws TaskNotFoundException {
-        return tasks.awaitExit(taskId);
-    }
-
-    @Override
-    public void signal(String taskId, String signal) throws DriverException {
-        tasks.signal(taskId, signal);
-    }
-
-    @Override
-    public TaskStatus inspect(String taskId) throws TaskNotFoundException {
-        return tasks.inspect(taskId);
-    }
-
-    /**
-     * The latest tree kill of a task (its SIGKILL, or the sweep of {@link #destroy}), with the processes that
-     * survived it; empty when none was started.
-     */
-    public Optional<CompletionStage<KillReport>> lastKill(String taskId) throws TaskNotFoundException {
-        return tasks.lastKill(taskId);
-    }
-
-    /**
-     * Forgets the task after killing its tree: the task itself if it still runs, and whatever it left in its
-     * session or group if it exited. Survivors are logged. Idempotent; returns without waiting.
-     */
-    @Override
-    public void destroy(String taskId) {
-        SupervisedTasks t = tasks;
-        if (t != null) {
-            t.destroy(taskId);
-        }
-    }
-
-    /** Stops the watcher thread; running tasks are left alone (the host decides about them). */
-    @Override
-    public void close() {
-        ProcessSupervisor sup = supervisor;
-        if (sup != null) {
-            sup.close();
-        }
+        return tasks().recover(handle, supervisor());
     }
 }
