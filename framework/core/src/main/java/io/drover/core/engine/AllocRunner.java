@@ -63,7 +63,7 @@ final class AllocRunner implements TaskRunnerHost {
     private final Executor serial;
     private final AllocDirs dirs;
     private final Consumer<AllocationState> publisher;
-    private final io.drover.core.store.StateStore store;
+    private final StateStore store;
     private final List<TaskRunner> runners = new ArrayList<>();
     private final CompletableFuture<AllocationState> terminal = new CompletableFuture<>();
     /** Completes when a state of the allocation is on disk (at once for a resumed one). */
@@ -92,7 +92,7 @@ final class AllocRunner implements TaskRunnerHost {
      * @param store where every change is persisted before it is published; null: publish at once (drover run)
      */
     AllocRunner(String id, Job job, TaskGroup group, int index, EngineConfig config, DriverCatalog drivers,
-            EngineRuntime runtime, io.drover.core.store.StateStore store, Consumer<AllocationState> publisher,
+            EngineRuntime runtime, StateStore store, Consumer<AllocationState> publisher,
             long createTime) {
         this.id = id;
         this.job = job;

@@ -39,7 +39,10 @@ import org.slf4j.LoggerFactory;
 public final class JournalStore implements StateStore {
     private static final Logger LOG = LoggerFactory.getLogger(JournalStore.class);
 
-    private sealed interface Op permits PersistOp, SupersededOp, HandleOp, DeleteOp, StopOp {}
+    /** A queued change; {@code onDurable} is its callback (null: none). */
+    private sealed interface Op permits PersistOp, SupersededOp, HandleOp, DeleteOp, StopOp {
+        Runnable onDurable();
+    }
 
     private record PersistOp(AllocationState state, Runnable onDurable) implements Op {}
 
@@ -54,7 +57,12 @@ public final class JournalStore implements StateStore {
 
     private record DeleteOp(String allocId, Runnable onDurable) implements Op {}
 
-    private record StopOp() implements Op {}
+    private record StopOp() implements Op {
+        @Override
+        public Runnable onDurable() {
+            return null;
+        }
+    }
 
     /** Observes each group commit: operations in the batch, bytes written, nanoseconds spent in the sync. */
     interface CommitListener {
@@ -85,6 +93,8 @@ public final class JournalStore implements StateStore {
     private long compactAt;
     private final List<Op> held = new ArrayList<>(); // encoded into buffer, not yet durable: callbacks pending
     private final Map<String, Integer> heldPersist = new HashMap<>(); // alloc id -> index of its last held persist
+    private boolean heldIndexed; // heldPersist covers held (from the second batch held behind a failed write on)
+    private int keptStates; // held persists not superseded, while heldIndexed
     private long retryWaitNanos;
     private volatile StoreStall stall;
     private volatile int heldCount;
@@ -383,7 +393,7 @@ public final class JournalStore implements StateStore {
                     human(Duration.ofMillis(System.currentTimeMillis() - was.sinceMillis())), journal.path());
         }
         for (Op op : held) {
-            Runnable cb = callback(op);
+            Runnable cb = op.onDurable();
             if (cb != null) {
                 try {
                     cb.run();
@@ -409,24 +419,31 @@ public final class JournalStore implements StateStore {
             held.addAll(batch); // the common case: nothing held, the batch is written next
             return;
         }
-        if (heldPersist.isEmpty()) {
+        if (!heldIndexed) {
+            heldIndexed = true;
+            keptStates = 0;
             for (int i = 0; i < held.size(); i++) {
-                supersedeEarlier(held.get(i), i);
+                index(held.get(i), i);
             }
         }
         for (Op op : batch) {
-            supersedeEarlier(op, held.size());
+            index(op, held.size());
             held.add(op);
         }
-        heldStates = (int) held.stream().filter(op -> op instanceof PersistOp).count();
+        heldStates = keptStates;
     }
 
-    /** Indexes a persist at {@code index} of {@link #held}; the allocation's earlier held persist is superseded. */
-    private void supersedeEarlier(Op op, int index) {
+    /**
+     * Indexes the op at {@code index} of {@link #held}: a persist supersedes the allocation's earlier held persist
+     * (which keeps only its callback, told so if it is {@link Supersedable}).
+     */
+    private void index(Op op, int index) {
         if (op instanceof PersistOp p) {
+            keptStates++;
             Integer earlier = heldPersist.put(p.state().id(), index);
             if (earlier != null && held.get(earlier) instanceof PersistOp e) {
                 held.set(earlier, new SupersededOp(e.onDurable()));
+                keptStates--;
                 if (e.onDurable() instanceof Supersedable s) {
                     s.superseded();
                 }
@@ -437,6 +454,7 @@ public final class JournalStore implements StateStore {
     private void clearHeld() {
         held.clear();
         heldPersist.clear();
+        heldIndexed = false;
         heldCount = 0;
         heldStates = 0;
     }
@@ -519,19 +537,6 @@ public final class JournalStore implements StateStore {
                 durableHandles.put(id, Map.copyOf(of));
             }
         }
-    }
-
-    private static Runnable callback(Op op) {
-        if (op instanceof PersistOp p) {
-            return p.onDurable();
-        } else if (op instanceof SupersededOp p) {
-            return p.onDurable();
-        } else if (op instanceof HandleOp h) {
-            return h.onDurable();
-        } else if (op instanceof DeleteOp d) {
-            return d.onDurable();
-        }
-        return null;
     }
 
     /**
