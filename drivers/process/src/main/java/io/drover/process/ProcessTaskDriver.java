@@ -4,12 +4,15 @@ import io.drover.driver.api.Capabilities;
 import io.drover.driver.api.DriverContext;
 import io.drover.driver.api.DriverException;
 import io.drover.driver.api.ExitResult;
+import io.drover.driver.api.TaskConfig;
 import io.drover.driver.api.TaskDriver;
+import io.drover.driver.api.TaskHandle;
 import io.drover.driver.api.TaskNotFoundException;
 import io.drover.driver.api.TaskStatus;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -18,7 +21,7 @@ import java.util.concurrent.CompletionStage;
  * thread, created on first use or eagerly by {@link #supervisor()} from {@code init}), and every
  * {@code TaskDriver} method after the start — exit, signals to the group, inspect, tree kill, unrecorded runs,
  * close. Subclasses implement {@code init} (calling {@link #initTasks}), {@code health}, {@code validateConfig},
- * {@code start} and {@code recover}. Thread-safe; no method blocks on a task.
+ * {@code start} (ending in {@link #spawn}) and {@code recover}. Thread-safe; no method blocks on a task.
  */
 public abstract class ProcessTaskDriver implements TaskDriver {
     private final String name;
@@ -71,6 +74,18 @@ public abstract class ProcessTaskDriver implements TaskDriver {
             }
         }
         return supervisor;
+    }
+
+    /**
+     * Starts {@code spec} as the task's run on the supervisor (created on first use); a closed driver or a missing
+     * binding comes back as a failed stage, like every start failure.
+     */
+    protected final CompletionStage<TaskHandle> spawn(TaskConfig task, SpawnSpec spec) {
+        try {
+            return tasks().start(task.taskId(), supervisor(), spec);
+        } catch (DriverException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     /** Kills the runs an earlier agent started but never recorded (see {@link SupervisedTasks#killUnrecordedRuns}). */

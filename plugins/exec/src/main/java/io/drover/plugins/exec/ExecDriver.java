@@ -8,7 +8,6 @@ import io.drover.driver.api.TaskConfig;
 import io.drover.driver.api.TaskHandle;
 import io.drover.driver.api.TaskNotFoundException;
 import io.drover.process.CommandConfig;
-import io.drover.process.ProcessSupervisor;
 import io.drover.process.ProcessTaskDriver;
 import io.drover.process.SpawnSpec;
 import io.drover.process.SupervisedTasks;
@@ -47,9 +46,8 @@ public final class ExecDriver extends ProcessTaskDriver {
     /** Environment entries that must keep their host values: how a later agent finds an unrecorded run. */
     private static final Set<String> HOST_VALUES = Set.of(UnrecordedRuns.RUN_DIR_VAR, UnrecordedRuns.RUN_ID_VAR);
 
-    private volatile boolean enabled;
-    private volatile String problem = "exec driver not initialised";
-    private volatile Chroot chroot;
+    /** What init found: the wrapper to use, or why exec cannot run here (disabled, not root...). */
+    private volatile Chroot.Result machine = Chroot.Result.problem("exec driver not initialised");
     private final java.util.function.Supplier<Chroot.Result> detector;
 
     public ExecDriver() {
@@ -71,25 +69,14 @@ public final class ExecDriver extends ProcessTaskDriver {
     public void init(DriverContext context) throws DriverException {
         ExecPluginConfig config = ExecPluginConfig.parse(context.pluginConfig());
         initTasks(context);
-        enabled = config.enabled();
-        if (!enabled) {
-            problem = ExecPluginConfig.DISABLED_MESSAGE;
-            return;
-        }
-        Chroot.Result detected = detector.get();
-        if (detected.chroot() == null) {
-            problem = detected.problem();
-            return;
-        }
-        chroot = detected.chroot();
-        problem = null;
+        machine = config.enabled() ? detector.get() : Chroot.Result.problem(ExecPluginConfig.DISABLED_MESSAGE);
     }
 
     @Override
     public DriverHealth health() {
-        String p = problem;
-        return p == null ? DriverHealth.healthy("exec ready (chroot, mount and IPC namespaces, user nobody)")
-                : DriverHealth.unhealthy(p);
+        Chroot.Result m = machine;
+        return m.chroot() == null ? DriverHealth.unhealthy(m.problem())
+                : DriverHealth.healthy("exec ready (chroot, mount and IPC namespaces, user nobody)");
     }
 
     @Override
@@ -99,9 +86,10 @@ public final class ExecDriver extends ProcessTaskDriver {
 
     @Override
     public CompletionStage<TaskHandle> start(TaskConfig task) {
-        Chroot c = chroot;
+        Chroot.Result m = machine;
+        Chroot c = m.chroot();
         if (c == null) {
-            return CompletableFuture.failedFuture(new DriverException(problem, false));
+            return CompletableFuture.failedFuture(new DriverException(m.problem(), false));
         }
         CommandConfig config;
         try {
@@ -125,16 +113,10 @@ public final class ExecDriver extends ProcessTaskDriver {
             return CompletableFuture.failedFuture(new DriverException(
                     "exec: cannot prepare the task directory: " + e.getMessage(), false, e));
         }
-        ProcessSupervisor sup;
-        try {
-            sup = supervisor();
-        } catch (DriverException e) {
-            return CompletableFuture.failedFuture(e);
-        }
         SpawnSpec spec = new SpawnSpec(c.unshare, c.wrapperArgs(taskDir, allocDir, config.workDir(), command, args),
                 env, taskDir, task.stdoutPath(), task.stderrPath(), SupervisedTasks.rotation(task),
                 SupervisedTasks.statusFile(task));
-        return tasks().start(task.taskId(), sup, spec);
+        return spawn(task, spec);
     }
 
     /**
@@ -146,8 +128,9 @@ public final class ExecDriver extends ProcessTaskDriver {
      */
     @Override
     public TaskHandle recover(TaskHandle handle) throws DriverException {
-        if (chroot == null) {
-            throw new DriverException(problem, false);
+        Chroot.Result m = machine;
+        if (m.chroot() == null) {
+            throw new DriverException(m.problem(), false);
         }
         return tasks().recover(handle, supervisor());
     }

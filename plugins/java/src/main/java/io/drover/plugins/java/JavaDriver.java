@@ -7,7 +7,6 @@ import io.drover.driver.api.DriverHealth;
 import io.drover.driver.api.TaskConfig;
 import io.drover.driver.api.TaskHandle;
 import io.drover.driver.api.TaskNotFoundException;
-import io.drover.process.ProcessSupervisor;
 import io.drover.process.ProcessTaskDriver;
 import io.drover.process.SpawnSpec;
 import io.drover.process.SupervisedTasks;
@@ -86,16 +85,10 @@ public final class JavaDriver extends ProcessTaskDriver {
             return CompletableFuture.failedFuture(new DriverException(
                     "java_home " + javaHome + " is not a JDK or JRE: " + why, false));
         }
-        ProcessSupervisor sup;
-        try {
-            sup = supervisor();
-        } catch (DriverException e) {
-            return CompletableFuture.failedFuture(e);
-        }
         SpawnSpec spec = new SpawnSpec(java.toString(), config.javaArgs(task.taskDir(), home),
                 SupervisedTasks.envWithAgentPath(task), task.taskDir(), task.stdoutPath(), task.stderrPath(),
                 SupervisedTasks.rotation(task), SupervisedTasks.statusFile(task));
-        return tasks().start(task.taskId(), sup, spec);
+        return spawn(task, spec);
     }
 
     /**

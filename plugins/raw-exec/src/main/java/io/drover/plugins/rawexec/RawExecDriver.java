@@ -8,7 +8,6 @@ import io.drover.driver.api.TaskConfig;
 import io.drover.driver.api.TaskHandle;
 import io.drover.driver.api.TaskNotFoundException;
 import io.drover.process.CommandConfig;
-import io.drover.process.ProcessSupervisor;
 import io.drover.process.ProcessTaskDriver;
 import io.drover.process.SpawnSpec;
 import io.drover.process.SupervisedTasks;
@@ -80,12 +79,6 @@ public final class RawExecDriver extends ProcessTaskDriver {
         if (!enabled) {
             return CompletableFuture.failedFuture(new DriverException(RawExecPluginConfig.DISABLED_MESSAGE, false));
         }
-        ProcessSupervisor sup;
-        try {
-            sup = supervisor();
-        } catch (DriverException e) {
-            return CompletableFuture.failedFuture(e);
-        }
         CommandConfig config;
         try {
             config = CommandConfig.parse(NAME, task.config(), WORK_DIR);
@@ -96,7 +89,7 @@ public final class RawExecDriver extends ProcessTaskDriver {
         SpawnSpec spec = new SpawnSpec(config.command(), config.args(), SupervisedTasks.envWithAgentPath(task),
                 workDir, task.stdoutPath(), task.stderrPath(), SupervisedTasks.rotation(task),
                 SupervisedTasks.statusFile(task));
-        return tasks().start(task.taskId(), sup, spec);
+        return spawn(task, spec);
     }
 
     /**
