@@ -97,7 +97,7 @@ class AgentEndToEndTest {
     @Test
     void aJsonJobFileIsSentAsItIsAndTheTextShowsEveryLifecycleLabel() throws Exception {
         String addr = agent(AgentTestConfig.write(tmp), "agent").awaitAddress(START);
-        Path job = Path.of(System.getProperty("drover.test.samples"), "lifecycle.json");
+        Path job = TestConfig.SAMPLES.resolve("lifecycle.json");
 
         CliRun run = CliRun.of("job", "run", "-address", addr, job.toString());
 

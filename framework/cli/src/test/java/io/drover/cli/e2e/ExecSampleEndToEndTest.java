@@ -26,7 +26,6 @@ import org.junit.jupiter.api.io.TempDir;
  * process and no mount is left.
  */
 class ExecSampleEndToEndTest {
-    private static final Path SAMPLES = Path.of(System.getProperty("drover.test.samples", "../../sample-jobs"));
 
     @TempDir
     Path dir;
@@ -70,7 +69,7 @@ class ExecSampleEndToEndTest {
 
     @Test
     void execHclRunsIsolatedTasksAndStopsTheSidecarWithItsKillSignal() throws Exception {
-        CliRun run = CliRun.of("run", "-json", "-config", config.toString(), SAMPLES.resolve("exec.hcl").toString());
+        CliRun run = CliRun.of("run", "-json", "-config", config.toString(), TestConfig.SAMPLES.resolve("exec.hcl").toString());
 
         assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCodes.OK);
         JsonNode alloc = Allocs.single(run);

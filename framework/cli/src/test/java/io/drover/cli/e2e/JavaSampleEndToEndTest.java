@@ -18,7 +18,6 @@ import org.junit.jupiter.api.io.TempDir;
  * repository root, as the ./drover launcher does). Run with {@code mvn verify}.
  */
 class JavaSampleEndToEndTest {
-    private static final Path SAMPLES = Path.of(System.getProperty("drover.test.samples", "../../sample-jobs"));
 
     @TempDir
     Path dir;
@@ -27,7 +26,7 @@ class JavaSampleEndToEndTest {
     void javaHclRunsHelloInAChildJvmThenThePoststopTask() throws Exception {
         Path config = TestConfig.write(dir);
 
-        CliRun run = CliRun.of("run", "-json", "-config", config.toString(), SAMPLES.resolve("java.hcl").toString());
+        CliRun run = CliRun.of("run", "-json", "-config", config.toString(), TestConfig.SAMPLES.resolve("java.hcl").toString());
 
         assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCodes.OK);
         JsonNode alloc = Allocs.single(run);

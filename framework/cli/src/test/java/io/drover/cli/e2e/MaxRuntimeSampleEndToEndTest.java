@@ -17,7 +17,6 @@ import org.junit.jupiter.api.io.TempDir;
  * poststop task learns it. Proves no process is left.
  */
 class MaxRuntimeSampleEndToEndTest {
-    private static final Path SAMPLES = Path.of(System.getProperty("drover.test.samples", "../../sample-jobs"));
     private static final long MS = 1_000_000L;
 
     @TempDir
@@ -37,7 +36,7 @@ class MaxRuntimeSampleEndToEndTest {
     @Test
     void theSlowTaskIsKilledAtItsLimitFailsAndIsNotRestarted() throws Exception {
         CliRun run = CliRun.of("run", "-json", "-config", config.toString(),
-                SAMPLES.resolve("max-runtime.hcl").toString());
+                TestConfig.SAMPLES.resolve("max-runtime.hcl").toString());
 
         assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCodes.FAILED);
         JsonNode alloc = Allocs.single(run);
@@ -67,7 +66,7 @@ class MaxRuntimeSampleEndToEndTest {
     @Test
     void thePoststopTaskPrintsTheResult() {
         CliRun run = CliRun.of("run", "-verbose", "-config", config.toString(),
-                SAMPLES.resolve("max-runtime.hcl").toString());
+                TestConfig.SAMPLES.resolve("max-runtime.hcl").toString());
 
         assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCodes.FAILED);
         assertThat(run.out()).contains("Max Runtime Exceeded", "result=failed failed=slow", "\"ExitCode\" : 137");

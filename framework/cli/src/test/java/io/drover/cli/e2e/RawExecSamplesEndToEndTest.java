@@ -17,7 +17,6 @@ import org.junit.jupiter.api.io.TempDir;
  * is left.
  */
 class RawExecSamplesEndToEndTest {
-    private static final Path SAMPLES = Path.of(System.getProperty("drover.test.samples", "../../sample-jobs"));
 
     @TempDir
     Path dir;
@@ -34,7 +33,7 @@ class RawExecSamplesEndToEndTest {
     }
 
     private CliRun runJson(String sample) {
-        return CliRun.of("run", "-json", "-config", config.toString(), SAMPLES.resolve(sample).toString());
+        return CliRun.of("run", "-json", "-config", config.toString(), TestConfig.SAMPLES.resolve(sample).toString());
     }
 
     @Test
@@ -75,7 +74,7 @@ class RawExecSamplesEndToEndTest {
     @Test
     void verboseTextShowsTheLastLinesOfEachTasksOutput() {
         CliRun run = CliRun.of("run", "-verbose", "-config", config.toString(),
-                SAMPLES.resolve("kill-escalation.hcl").toString());
+                TestConfig.SAMPLES.resolve("kill-escalation.hcl").toString());
 
         assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCodes.OK);
         String report = run.out().substring(run.out().indexOf("Task \"report\" (poststop)"),

@@ -19,7 +19,6 @@ import org.junit.jupiter.api.io.TempDir;
  * comparisons, because two events caused one by the other may share a clock tick.
  */
 class SampleJobsEndToEndTest {
-    private static final Path SAMPLES = Path.of(System.getProperty("drover.test.samples", "../../sample-jobs"));
 
     @TempDir
     Path dir;
@@ -48,7 +47,7 @@ class SampleJobsEndToEndTest {
 
     @Test
     void lifecycleHclPrintsNomadStyleTextByDefault() {
-        CliRun run = CliRun.of("run", "-config", config.toString(), SAMPLES.resolve("lifecycle.hcl").toString());
+        CliRun run = CliRun.of("run", "-config", config.toString(), TestConfig.SAMPLES.resolve("lifecycle.hcl").toString());
 
         assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCodes.OK);
         assertThat(run.out())
@@ -123,7 +122,7 @@ class SampleJobsEndToEndTest {
     void nothingRunsWhenOneOfSeveralJobFilesIsBad() throws Exception {
         Path bad = Files.writeString(dir.resolve("bad.json"), "{\"Job\": ");
 
-        CliRun run = CliRun.of("run", "-config", config.toString(), SAMPLES.resolve("lifecycle.hcl").toString(),
+        CliRun run = CliRun.of("run", "-config", config.toString(), TestConfig.SAMPLES.resolve("lifecycle.hcl").toString(),
                 bad.toString());
 
         assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
@@ -168,7 +167,7 @@ class SampleJobsEndToEndTest {
     }
 
     private CliRun runJson(String sample) {
-        return CliRun.of("run", "-json", "-config", config.toString(), SAMPLES.resolve(sample).toString());
+        return CliRun.of("run", "-json", "-config", config.toString(), TestConfig.SAMPLES.resolve(sample).toString());
     }
 
     /** Contract §2 on lifecycle.hcl and its JSON twin. */

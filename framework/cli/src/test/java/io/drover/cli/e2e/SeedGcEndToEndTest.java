@@ -26,7 +26,6 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SeedGcEndToEndTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Path SAMPLES = Path.of(System.getProperty("drover.test.samples", "../../sample-jobs"));
 
     @TempDir
     Path tmp;
@@ -70,7 +69,7 @@ class SeedGcEndToEndTest {
     @Test
     void theSeedsPoststopTaskKeepsItsStateAndEveryEventAfterGc() throws Exception {
         String addr = startAgent("preserve_states");
-        CliRun run = CliRun.of("job", "run", "-address", addr, SAMPLES.resolve("poststop.hcl").toString());
+        CliRun run = CliRun.of("job", "run", "-address", addr, TestConfig.SAMPLES.resolve("poststop.hcl").toString());
         assertThat(run.exitCode()).as(run.err()).isZero();
         String id = run.out().strip().substring(0, 8);
         JsonNode before = alloc(addr, id);
@@ -110,7 +109,7 @@ class SeedGcEndToEndTest {
     void preserveStates_aTermIgnoringPoststopIsNotKilledAndKeepsItsAllocationOutOfGc() throws Exception {
         String addr = startAgent("preserve_states");
         Path job = Files.writeString(tmp.resolve("stubborn.hcl"), Files.readString(
-                SAMPLES.resolve("gc-kill-poststop.hcl")).replace("sleep 60", "sleep 3"));
+                TestConfig.SAMPLES.resolve("gc-kill-poststop.hcl")).replace("sleep 60", "sleep 3"));
         CliRun run = CliRun.of("job", "run", "-detach", "-address", addr, job.toString());
         assertThat(run.exitCode()).as(run.err()).isZero();
         String id = run.out().strip();
@@ -141,7 +140,7 @@ class SeedGcEndToEndTest {
             throws Exception {
         String addr = startAgent("kill_poststop");
         CliRun run = CliRun.of("job", "run", "-detach", "-address", addr,
-                SAMPLES.resolve("gc-kill-poststop.hcl").toString());
+                TestConfig.SAMPLES.resolve("gc-kill-poststop.hcl").toString());
         assertThat(run.exitCode()).as(run.err()).isZero();
         String id = run.out().strip();
         JsonNode running = await(addr, id,
@@ -177,7 +176,7 @@ class SeedGcEndToEndTest {
     void killPoststop_allocStopKillsARunningPoststopWithEscalation() throws Exception {
         String addr = startAgent("kill_poststop");
         CliRun run = CliRun.of("job", "run", "-detach", "-address", addr,
-                SAMPLES.resolve("gc-kill-poststop.hcl").toString());
+                TestConfig.SAMPLES.resolve("gc-kill-poststop.hcl").toString());
         String id = run.out().strip();
         await(addr, id, a -> a.path("TaskStates").path("poststop").path("State").asText().equals("running"));
 
@@ -196,7 +195,7 @@ class SeedGcEndToEndTest {
     @Test
     void aCollectedRecordIsPurgedAfterRecordRetention() throws Exception {
         String addr = startAgent("preserve_states", "gc_interval = \"200ms\"\n  record_retention = \"1s\"");
-        CliRun run = CliRun.of("job", "run", "-address", addr, SAMPLES.resolve("poststop.hcl").toString());
+        CliRun run = CliRun.of("job", "run", "-address", addr, TestConfig.SAMPLES.resolve("poststop.hcl").toString());
         String id = run.out().strip().substring(0, 8);
         assertThat(CliRun.of("system", "gc", "-address", addr).exitCode()).isZero();
         await(addr, id, a -> types(a.path("TaskStates").path("poststop")).contains("Garbage Collected"));

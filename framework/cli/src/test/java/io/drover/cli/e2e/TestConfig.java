@@ -5,6 +5,9 @@ import java.nio.file.Path;
 
 /** An agent config for end-to-end tests: the test plugin dir the build fills, and a data dir under a temp dir. */
 final class TestConfig {
+    /** sample-jobs/ of the repository (system property {@code drover.test.samples}, set by the build). */
+    static final Path SAMPLES = Path.of(System.getProperty("drover.test.samples", "../../sample-jobs"));
+
     private TestConfig() {}
 
     static Path write(Path dir) throws Exception {
