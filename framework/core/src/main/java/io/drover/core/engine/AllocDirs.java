@@ -56,12 +56,15 @@ public record AllocDirs(Path root) {
 
     /** The task's directory {@code <root>/<name>}: checked, never outside the allocation directory. */
     Path task(String name) throws UnsafePathException {
+        if (SafeName.RESERVED_TASK_NAME.equals(name)) {
+            throw new UnsafePathException("task name \"" + name + "\" " + SafeName.taskProblem(name).orElseThrow());
+        }
         return child(root, name, "task name");
     }
 
     /** The task's first log file of a stream ({@code stdout}, {@code stderr}): {@code alloc/logs/<task>.<stream>.0}. */
     Path log(String task, String stream) throws UnsafePathException {
-        child(root, task, "task name");
+        task(task);
         return child(logs(), task + "." + stream + ".0", "log file of task");
     }
 

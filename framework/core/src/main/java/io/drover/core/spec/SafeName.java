@@ -17,7 +17,18 @@ public final class SafeName {
     /** Longest name, in code points. */
     public static final int MAX_LENGTH = 128;
 
+    /** The one name a task may not have: {@code alloc/<id>/alloc} is the allocation's shared directory. */
+    public static final String RESERVED_TASK_NAME = "alloc";
+
     private SafeName() {}
+
+    /** As {@link #problem}, and not {@value #RESERVED_TASK_NAME}: the rule for task names. */
+    public static Optional<String> taskProblem(String name) {
+        if (RESERVED_TASK_NAME.equals(name)) {
+            return Optional.of("must not be \"" + RESERVED_TASK_NAME + "\": that is the allocation's shared directory");
+        }
+        return problem(name);
+    }
 
     /** Why {@code name} is not a safe name ("must not contain '/'"), or empty when it is one. */
     public static Optional<String> problem(String name) {

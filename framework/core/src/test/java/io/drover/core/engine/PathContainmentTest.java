@@ -40,7 +40,8 @@ class PathContainmentTest {
                 Arguments.of("../../escape", "must not contain '/'"),
                 Arguments.of("..", "must not be \"..\""),
                 Arguments.of("a\u0000b", "must not contain a NUL character"),
-                Arguments.of("a\ud800", "is not valid Unicode"));
+                Arguments.of("a\ud800", "is not valid Unicode"),
+                Arguments.of("alloc", "that is the allocation's shared directory"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -101,7 +102,7 @@ class PathContainmentTest {
         AllocDirs dirs = AllocDirs.of(dataDir, "alloc-1");
         assertThat(dirs.task("web")).isEqualTo(dataDir.resolve("alloc/alloc-1/web"));
         assertThat(dirs.log("web", "stdout")).isEqualTo(dataDir.resolve("alloc/alloc-1/alloc/logs/web.stdout.0"));
-        for (String bad : List.of("/etc", "..", ".", "a/b", "a\\b", "a\u0000", "")) {
+        for (String bad : List.of("/etc", "..", ".", "a/b", "a\\b", "a\u0000", "", "alloc")) {
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> dirs.task(bad))
                     .isInstanceOf(UnsafePathException.class).hasMessageStartingWith("task name \"");
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> dirs.log(bad, "stdout"))

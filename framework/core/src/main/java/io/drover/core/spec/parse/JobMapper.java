@@ -190,7 +190,10 @@ final class JobMapper {
         if (name.isBlank()) {
             throw new TreeProblem(field.line(), path, "the task name must not be empty");
         }
-        safeName(field, path, "the task name", name);
+        java.util.Optional<String> taskProblem = SafeName.taskProblem(name);
+        if (taskProblem.isPresent()) {
+            throw new TreeProblem(field.line(), path, "the task name " + taskProblem.get());
+        }
         MapReader r = MapReader.open((Node.Mapping) field.value(), path, group.vocabulary(), TASK_KEYS, List.of());
         String driver = r.string("driver", null);
         if (driver == null) {

@@ -114,6 +114,13 @@ class UnsafeNameTest {
     }
 
     @Test
+    void aTaskNamedAllocIsRefused() throws Exception {
+        JobFileException e = refused("a.hcl", hcl("alloc", "alloc", "alloc").getBytes(StandardCharsets.UTF_8));
+        assertThat(e.getMessage()).isEqualTo("a.hcl:4: job \"alloc\" > group \"alloc\" > task \"alloc\": the task name "
+                + "must not be \"alloc\": that is the allocation's shared directory");
+    }
+
+    @Test
     void aJobNameWithANulOrALoneSurrogateIsRefused() throws Exception {
         String file = "job \"j\" {\n  name = \"a\\u0000\"\n  group \"g\" {\n    task \"t\" {\n      driver = \"mock\"\n"
                 + "    }\n  }\n}\n";
