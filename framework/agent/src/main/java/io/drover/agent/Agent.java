@@ -103,7 +103,7 @@ public final class Agent implements AutoCloseable {
         Engine engine = new Engine(new EngineConfig(dataDir, config.client().maxKillTimeout(),
                 config.client().gcKillPolicy(), config.client().driverStartTimeout()), catalog, runtime, store,
                 allocIds);
-        JobRegistry jobs = new JobRegistry(engine);
+        JobRegistry jobs = new JobRegistry(engine, config.client().taskLimits());
         ExecutorService gcThread = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "drover-gc");
             t.setDaemon(true);
