@@ -85,6 +85,7 @@ public final class Agent implements AutoCloseable {
         if (config.dataDir() == null) {
             throw new AgentStartException("data_dir is not set: the agent needs a directory for its state", null);
         }
+        OutOfMemoryExit.install(); // a thread that dies of OOM ends the agent with exit 1, never a wedged agent
         long t0 = System.nanoTime();
         Path dataDir = config.dataDir().toAbsolutePath().normalize();
         DirChecks.prepareDataDir(dataDir).ifPresent(LOG::warn);
