@@ -85,6 +85,7 @@ public final class Agent implements AutoCloseable {
         if (config.dataDir() == null) {
             throw new AgentStartException("data_dir is not set: the agent needs a directory for its state", null);
         }
+        OutOfMemoryExit.install(); // a thread that dies of OOM ends the agent with exit 1, never a wedged agent
         long t0 = System.nanoTime();
         Path dataDir = config.dataDir().toAbsolutePath().normalize();
         DirChecks.prepareDataDir(dataDir).ifPresent(LOG::warn);
@@ -103,7 +104,7 @@ public final class Agent implements AutoCloseable {
         Engine engine = new Engine(new EngineConfig(dataDir, config.client().maxKillTimeout(),
                 config.client().gcKillPolicy(), config.client().driverStartTimeout()), catalog, runtime, store,
                 allocIds);
-        JobRegistry jobs = new JobRegistry(engine);
+        JobRegistry jobs = new JobRegistry(engine, config.client().taskLimits());
         ExecutorService gcThread = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "drover-gc");
             t.setDaemon(true);

@@ -1,5 +1,6 @@
 package io.drover.agent;
 
+import io.drover.core.config.TaskLimits;
 import io.drover.core.engine.Engine;
 import io.drover.core.spec.Job;
 import io.drover.core.state.AllocationState;
@@ -51,14 +52,32 @@ public final class JobRegistry {
     /** The result of a registration: the new entry and the allocations placed for it. */
     public record Registration(Entry entry, List<AllocationState> placed) {}
 
+    /** A registration refused because the agent would hold more live tasks than {@code max_tasks}. */
+    public static final class TooManyTasksException extends RuntimeException {
+        TooManyTasksException(String message) {
+            super(message, null, false, false);
+        }
+    }
+
     private final Engine engine;
+    private final TaskLimits limits;
     private final Map<String, Entry> jobs = new ConcurrentHashMap<>();
     private final NavigableSet<String> allocIds = new ConcurrentSkipListSet<>();
     private final Map<String, String> jobOfAlloc = new ConcurrentHashMap<>();
     private final AtomicLong index = new AtomicLong();
 
     public JobRegistry(Engine engine) {
+        this(engine, TaskLimits.DEFAULTS);
+    }
+
+    /** @param limits the client's {@code max_tasks_per_job} and {@code max_tasks}, checked at each registration */
+    public JobRegistry(Engine engine, TaskLimits limits) {
         this.engine = engine;
+        this.limits = limits;
+    }
+
+    public TaskLimits limits() {
+        return limits;
     }
 
     /** Completes once every allocation the registration placed is on disk (see {@code Engine.recorded}). */
@@ -70,8 +89,16 @@ public final class JobRegistry {
      * Registers (or re-registers) a validated job and places its allocations.
      *
      * @throws IllegalStateException when the engine is shut down
+     * @throws TooManyTasksException when the job is over {@code max_tasks_per_job}, or its tasks and the live ones
+     *     would be over {@code max_tasks} (checked under this object's lock, so concurrent registrations cannot
+     *     pass the bound together); nothing is stopped or placed then
      */
     public synchronized Registration register(Job job) {
+        java.util.Optional<String> over = limits.perJobProblem(job)
+                .or(() -> limits.totalProblem(engine.liveTasks(), TaskLimits.tasksOf(job)));
+        if (over.isPresent()) {
+            throw new TooManyTasksException(over.get());
+        }
         Entry old = jobs.get(job.id());
         List<String> ids = new ArrayList<>();
         int version = 0;

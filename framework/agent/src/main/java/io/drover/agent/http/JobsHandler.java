@@ -62,10 +62,12 @@ public final class JobsHandler {
             job = hcl ? JobFileParser.parse("request.hcl",
                             tree.path("JobHCL").asText().getBytes(java.nio.charset.StandardCharsets.UTF_8))
                     : JobFileParser.parse("request.json", body);
-            problems = JobDriverCheck.check(job, drivers);
+            problems = new java.util.ArrayList<>(JobDriverCheck.check(job, drivers));
         } catch (JobFileException e) {
             throw ApiException.badRequest(e.getMessage());
         }
+        registry.limits().perJobProblem(job).ifPresent(p -> problems.add(
+                new JobFileException(job.source(), 0, "job \"" + job.id() + "\"", p)));
         if (!problems.isEmpty()) {
             throw ApiException.badRequest(problems.stream().map(Exception::getMessage)
                     .collect(Collectors.joining("; ")));
@@ -73,6 +75,9 @@ public final class JobsHandler {
         JobRegistry.Registration reg;
         try {
             reg = registry.register(job);
+        } catch (JobRegistry.TooManyTasksException e) {
+            // not bad input: the same job is accepted once some allocations have ended
+            throw new ApiException(429, "job " + job.id() + ": " + e.getMessage());
         } catch (IllegalStateException e) {
             throw new ApiException(503, "agent is shutting down");
         }

@@ -1,5 +1,6 @@
 package io.drover.cli.run;
 
+import io.drover.core.config.TaskLimits;
 import io.drover.core.driver.DriverCatalog;
 import io.drover.core.spec.Job;
 import io.drover.core.spec.parse.JobDriverCheck;
@@ -11,8 +12,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Reads every job file of a command line and checks it against the loaded drivers, collecting every problem of
- * every file, so that nothing runs unless all of them can.
+ * Reads every job file of a command line and checks it against the loaded drivers and the client's task limits
+ * ({@code max_tasks_per_job} per job, {@code max_tasks} for all the jobs together: {@code drover run} places them
+ * all at once), collecting every problem of every file, so that nothing runs unless all of them can.
  */
 final class JobLoader {
     /** The jobs (in command-line order) when {@code problems} is empty. */
@@ -24,7 +26,7 @@ final class JobLoader {
 
     private JobLoader() {}
 
-    static Result load(List<Path> files, DriverCatalog drivers) {
+    static Result load(List<Path> files, DriverCatalog drivers, TaskLimits limits) {
         List<Job> jobs = new ArrayList<>();
         List<JobFileException> problems = new ArrayList<>();
         for (Path file : files) {
@@ -35,7 +37,9 @@ final class JobLoader {
             }
             try {
                 Job job = JobFileParser.parse(file);
-                List<JobFileException> driverProblems = JobDriverCheck.check(job, drivers);
+                List<JobFileException> driverProblems = new ArrayList<>(JobDriverCheck.check(job, drivers));
+                limits.perJobProblem(job).ifPresent(p -> driverProblems.add(
+                        new JobFileException(job.source(), 0, "job \"" + job.id() + "\"", p)));
                 if (driverProblems.isEmpty()) {
                     jobs.add(job);
                 } else {
@@ -44,6 +48,11 @@ final class JobLoader {
             } catch (JobFileException e) {
                 problems.add(e);
             }
+        }
+        long tasks = jobs.stream().mapToLong(TaskLimits::tasksOf).sum();
+        if (problems.isEmpty() && tasks > limits.maxTasks()) {
+            problems.add(new JobFileException("drover run", 0, "", "the " + jobs.size() + " jobs place " + tasks
+                    + " tasks together; at most " + limits.maxTasks() + " (client max_tasks)"));
         }
         return new Result(List.copyOf(jobs), List.copyOf(problems));
     }

@@ -106,7 +106,7 @@ public final class RunCommand implements Callable<Integer> {
                         DevModePlugins.merge(agent.plugins()), runtime.timers())) {
             registry.problems().forEach(p -> ctx.err().println("Warning: " + p));
             PluginBlocks.check(agent, registry, ctx.err());
-            JobLoader.Result loaded = JobLoader.load(jobFiles, registry);
+            JobLoader.Result loaded = JobLoader.load(jobFiles, registry, client.taskLimits());
             if (!loaded.ok()) {
                 for (JobFileException p : loaded.problems()) {
                     ctx.err().println("Error: " + p.getMessage());

@@ -32,13 +32,20 @@ final class AgentProcess implements AutoCloseable {
      * which execs it: the process is still the agent's JVM).
      */
     static AgentProcess start(List<String> prefix, Path config, Path stderr) throws IOException {
+        return start(prefix, List.of(), config, stderr);
+    }
+
+    /** As {@link #start(List, Path, Path)}, with these JVM options (e.g. {@code -Xmx64m}) before the class path. */
+    static AgentProcess start(List<String> prefix, List<String> jvmOptions, Path config, Path stderr)
+            throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         // a kill -9'd agent cannot delete what it extracted to java.io.tmpdir (jffi, the exit-status shim): keep
         // that in the test's directory
         Path tmp = Files.createDirectories(stderr.resolveSibling("agent-tmp"));
         List<String> command = new ArrayList<>(prefix);
-        command.addAll(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                "-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"), "io.drover.cli.Main", "agent", "-config",
+        command.addAll(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"), "io.drover.cli.Main", "agent", "-config",
                 config.toString()));
         ProcessBuilder pb = new ProcessBuilder(command)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)

@@ -25,7 +25,7 @@ final class AgentConfigMapper {
             List.of("data_dir", "plugin_dir", "log_level", "bind_addr", "ports", "client", "acl");
     private static final List<String> CLIENT_KEYS = List.of("gc_interval", "gc_max_allocs",
             "gc_disk_usage_threshold", "gc_inode_usage_threshold", "gc_parallel_destroys", "gc_kill_policy",
-            "max_kill_timeout", "record_retention", "driver_start_timeout");
+            "max_kill_timeout", "record_retention", "driver_start_timeout", "max_tasks_per_job", "max_tasks");
     private static final List<String> LOG_LEVELS = List.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR");
 
     private AgentConfigMapper() {}
@@ -124,8 +124,13 @@ final class AgentConfigMapper {
         Duration maxKill = r.duration("max_kill_timeout", d.maxKillTimeout(), true);
         Duration retention = r.duration("record_retention", d.recordRetention(), true);
         Duration startTimeout = r.duration("driver_start_timeout", d.driverStartTimeout(), true);
+        int perJob = (int) r.integer("max_tasks_per_job", d.taskLimits().maxTasksPerJob(), 1, Integer.MAX_VALUE);
+        int total = (int) r.integer("max_tasks", d.taskLimits().maxTasks(), 1, Integer.MAX_VALUE);
+        if (perJob > total) {
+            throw r.problem("max_tasks_per_job", "must not exceed max_tasks (" + perJob + " > " + total + ")");
+        }
         return new ClientConfig(gcInterval, maxAllocs, disk, inode, parallel, policy, maxKill, retention,
-                startTimeout);
+                startTimeout, new TaskLimits(perJob, total));
     }
 
     private static Map<String, Map<String, Object>> plugins(MapReader r) throws TreeProblem {

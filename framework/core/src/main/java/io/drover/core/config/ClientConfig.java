@@ -7,6 +7,7 @@ import java.time.Duration;
  *
  * @param driverStartTimeout how long a driver may take to start a run before the run is abandoned as a
  *     recoverable start error (Drover's own key; Nomad has no such limit)
+ * @param taskLimits {@code max_tasks_per_job} and {@code max_tasks} (Drover's own keys)
  */
 public record ClientConfig(
         Duration gcInterval,
@@ -17,7 +18,8 @@ public record ClientConfig(
         GcKillPolicy gcKillPolicy,
         Duration maxKillTimeout,
         Duration recordRetention,
-        Duration driverStartTimeout) {
+        Duration driverStartTimeout,
+        TaskLimits taskLimits) {
 
     /** The default {@code driver_start_timeout}. */
     public static final Duration DEFAULT_DRIVER_START_TIMEOUT = Duration.ofMinutes(1);
@@ -29,8 +31,16 @@ public record ClientConfig(
                 maxKillTimeout, recordRetention, DEFAULT_DRIVER_START_TIMEOUT);
     }
 
+    /** Without {@code max_tasks_per_job} and {@code max_tasks}: their defaults. */
+    public ClientConfig(Duration gcInterval, int gcMaxAllocs, int gcDiskUsageThreshold, int gcInodeUsageThreshold,
+            int gcParallelDestroys, GcKillPolicy gcKillPolicy, Duration maxKillTimeout, Duration recordRetention,
+            Duration driverStartTimeout) {
+        this(gcInterval, gcMaxAllocs, gcDiskUsageThreshold, gcInodeUsageThreshold, gcParallelDestroys, gcKillPolicy,
+                maxKillTimeout, recordRetention, driverStartTimeout, TaskLimits.DEFAULTS);
+    }
+
     public static ClientConfig defaults() {
         return new ClientConfig(Duration.ofMinutes(1), 50, 80, 70, 2, GcKillPolicy.PRESERVE_STATES,
-                Duration.ofSeconds(30), Duration.ofHours(24), DEFAULT_DRIVER_START_TIMEOUT);
+                Duration.ofSeconds(30), Duration.ofHours(24), DEFAULT_DRIVER_START_TIMEOUT, TaskLimits.DEFAULTS);
     }
 }

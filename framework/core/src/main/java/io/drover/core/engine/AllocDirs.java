@@ -1,18 +1,49 @@
 package io.drover.core.engine;
 
+import io.drover.core.spec.SafeName;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * Nomad's allocation directory layout under the data dir:
  * {@code alloc/<alloc-id>/alloc/{logs,data,tmp}} shared by the group and
  * {@code alloc/<alloc-id>/<task>/{local,secrets,tmp}} per task.
+ *
+ * <p>Every path derived from a name is checked to stay inside its allocation directory, whatever the parser let
+ * through (defence in depth): a task name must be a {@link SafeName}, the derived path must be a direct child of
+ * its directory, and a created task directory must resolve (symlinks followed) inside the allocation directory.
+ * A path that fails the check is an {@link UnsafePathException}, never created.
  */
 public record AllocDirs(Path root) {
 
     static AllocDirs of(Path dataDir, String allocId) {
         return new AllocDirs(dataDir.resolve("alloc").resolve(allocId));
+    }
+
+    /**
+     * {@code dir/name}, once {@code name} is checked to be one safe path component that keeps the path directly
+     * inside {@code dir}.
+     */
+    static Path child(Path dir, String name, String what) throws UnsafePathException {
+        Optional<String> problem = SafeName.problem(name);
+        if (problem.isPresent()) {
+            throw new UnsafePathException(what + " \"" + SafeName.shown(name) + "\" " + problem.get());
+        }
+        Path p;
+        try {
+            p = dir.resolve(name);
+        } catch (InvalidPathException e) {
+            throw new UnsafePathException(what + " \"" + SafeName.shown(name) + "\" is not a valid path: "
+                    + e.getReason());
+        }
+        Path parent = p.normalize().getParent();
+        if (parent == null || !parent.equals(dir.normalize())) {
+            throw new UnsafePathException(what + " \"" + SafeName.shown(name) + "\" leaves " + dir);
+        }
+        return p;
     }
 
     Path shared() {
@@ -23,8 +54,18 @@ public record AllocDirs(Path root) {
         return shared().resolve("logs");
     }
 
-    Path task(String name) {
-        return root.resolve(name);
+    /** The task's directory {@code <root>/<name>}: checked, never outside the allocation directory. */
+    Path task(String name) throws UnsafePathException {
+        if (SafeName.RESERVED_TASK_NAME.equals(name)) {
+            throw new UnsafePathException("task name \"" + name + "\" " + SafeName.taskProblem(name).orElseThrow());
+        }
+        return child(root, name, "task name");
+    }
+
+    /** The task's first log file of a stream ({@code stdout}, {@code stderr}): {@code alloc/logs/<task>.<stream>.0}. */
+    Path log(String task, String stream) throws UnsafePathException {
+        task(task);
+        return child(logs(), task + "." + stream + ".0", "log file of task");
     }
 
     void createShared() throws IOException {
@@ -97,9 +138,19 @@ public record AllocDirs(Path root) {
         return n;
     }
 
+    /**
+     * Creates the task's {@code local}, {@code secrets} and {@code tmp}. Refuses (creating nothing of it outside)
+     * a name that is not safe, and a task directory that resolves outside the allocation directory (a symlink
+     * planted where it should be).
+     */
     void createTask(String name) throws IOException {
+        Path dir = task(name);
+        Files.createDirectories(dir);
+        if (!dir.toRealPath().startsWith(root.toRealPath()) || Files.isSymbolicLink(dir)) {
+            throw new UnsafePathException("task directory " + dir + " resolves outside " + root);
+        }
         for (String d : new String[] {"local", "secrets", "tmp"}) {
-            Files.createDirectories(task(name).resolve(d));
+            Files.createDirectories(dir.resolve(d));
         }
     }
 }

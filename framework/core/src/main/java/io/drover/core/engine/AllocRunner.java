@@ -17,6 +17,7 @@ import io.drover.core.time.Nanos;
 import io.drover.driver.api.TaskDriver;
 import io.drover.driver.api.Timers;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -102,9 +103,14 @@ final class AllocRunner implements TaskRunnerHost {
         this.drivers = drivers;
         this.timers = runtime.timers();
         this.serialExecutor = new SerialExecutor(runtime.executor(), id);
+        // flush in finally: an action that throws (an engine bug) still persists and publishes what it changed, so
+        // a placement is never left unrecorded (a PUT waiting for it, a state lost by a kill -9)
         this.serial = action -> serialExecutor.execute(() -> {
-            action.run();
-            flush();
+            try {
+                action.run();
+            } finally {
+                flush();
+            }
         });
         this.dirs = AllocDirs.of(config.dataDir(), id);
         this.publisher = publisher;
@@ -305,8 +311,11 @@ final class AllocRunner implements TaskRunnerHost {
     @Override
     public Executor urgent() {
         return action -> serialExecutor.executeUrgent(() -> {
-            action.run();
-            flush();
+            try {
+                action.run();
+            } finally {
+                flush();
+            }
         });
     }
 
@@ -336,7 +345,7 @@ final class AllocRunner implements TaskRunnerHost {
     }
 
     @Override
-    public Map<String, String> runtimeEnv(Task task) {
+    public Map<String, String> runtimeEnv(Task task) throws UnsafePathException {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("NOMAD_ALLOC_ID", id);
         env.put("NOMAD_ALLOC_NAME", allocName());
@@ -346,8 +355,9 @@ final class AllocRunner implements TaskRunnerHost {
         env.put("NOMAD_GROUP_NAME", group.name());
         env.put("NOMAD_TASK_NAME", task.name());
         env.put("NOMAD_ALLOC_DIR", dirs.shared().toString());
-        env.put("NOMAD_TASK_DIR", dirs.task(task.name()).resolve("local").toString());
-        env.put("NOMAD_SECRETS_DIR", dirs.task(task.name()).resolve("secrets").toString());
+        Path taskDir = dirs.task(task.name());
+        env.put("NOMAD_TASK_DIR", taskDir.resolve("local").toString());
+        env.put("NOMAD_SECRETS_DIR", taskDir.resolve("secrets").toString());
         if (task.kind() == TaskKind.POSTSTOP) {
             env.put("DROVER_ALLOC_RESULT", mainTasksSucceeded() ? "success" : "failed");
             env.put("DROVER_FAILED_TASKS", String.join(",", failedTasks()));

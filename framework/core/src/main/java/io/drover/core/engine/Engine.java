@@ -37,6 +37,8 @@ public final class Engine implements AutoCloseable {
     private final StateStore store;
     private volatile boolean closed;
     private volatile java.util.function.IntConsumer beforePlacement = n -> {};
+    /** Tasks of allocations placed or resumed and not terminal yet ({@link #liveTasks}). */
+    private final java.util.concurrent.atomic.AtomicLong liveTasks = new java.util.concurrent.atomic.AtomicLong();
 
     /** An engine that keeps state in memory only ({@code drover run}). */
     public Engine(EngineConfig config, DriverCatalog drivers, EngineRuntime runtime) {
@@ -80,6 +82,9 @@ public final class Engine implements AutoCloseable {
             AllocRunner runner = new AllocRunner(s.id(), s.job(), group, s.index(), config, drivers, runtime, store,
                     this::publish, s.createTime());
             allocs.put(s.id(), runner);
+            if (!s.terminal()) {
+                countLive(runner, group);
+            }
             runner.resume(s, store.handles(s.id()), unrecorded);
         }
         return stored.size();
@@ -137,6 +142,7 @@ public final class Engine implements AutoCloseable {
                 AllocRunner runner = new AllocRunner(ids.get(), job, group, i, config, drivers, runtime, store,
                         this::publish, -1);
                 allocs.put(runner.id(), runner);
+                countLive(runner, group);
                 created.add(runner);
             }
         }
@@ -146,6 +152,21 @@ public final class Engine implements AutoCloseable {
                     created.stream().map(AllocRunner::id).toList());
         }
         return created.stream().map(AllocRunner::snapshot).toList();
+    }
+
+    /** Counts the allocation's tasks as live until it is terminal. */
+    private void countLive(AllocRunner runner, TaskGroup group) {
+        int n = group.tasks().size();
+        liveTasks.addAndGet(n);
+        runner.terminal().whenComplete((s, e) -> liveTasks.addAndGet(-n));
+    }
+
+    /**
+     * Tasks of the allocations that are not terminal yet (placed, or resumed at start-up): what the client's
+     * {@code max_tasks} bounds. Thread-safe, lock-free; a snapshot that may be stale by the time it is read.
+     */
+    public long liveTasks() {
+        return liveTasks.get();
     }
 
     /**

@@ -162,9 +162,9 @@ final class TaskRunner {
             record(TaskEvents.taskSetup(now()));
             try {
                 host.dirs().createTask(task.name());
-            } catch (IOException e) {
-                record(TaskEvents.setupFailure(now(), "failed to build task directory: " + e.getMessage(), true));
-                toDead(true);
+            } catch (IOException | RuntimeException e) {
+                // RuntimeException: an InvalidPathException or a bug; the task fails with an event, never wedges
+                setupFailed("failed to build task directory: " + describe(e));
                 return;
             }
             // The intent before the run: a later agent that finds Task Setup but no handle knows a run may have
@@ -190,9 +190,16 @@ final class TaskRunner {
             return;
         }
         runTaskId = host.allocId() + "/" + task.name() + "/" + thisRun;
+        TaskConfig config;
+        try {
+            config = taskConfig();
+        } catch (IOException | RuntimeException e) {
+            setupFailed("failed to prepare the task: " + describe(e));
+            return;
+        }
         CompletionStage<TaskHandle> started;
         try {
-            started = driver.start(taskConfig());
+            started = driver.start(config);
         } catch (RuntimeException | LinkageError e) {
             // a plugin's bug, or a class missing from its JAR: the task fails, the engine goes on
             log.warn("driver {} threw from start of task {}", task.driver(), task.name(), e);
@@ -231,7 +238,14 @@ final class TaskRunner {
         runEnded(RestartTracker.Outcome.START_ERROR_RECOVERABLE);
     }
 
-    private TaskConfig taskConfig() {
+    /** A failure before the driver was asked to start a run: Setup Failure (fails the task), then dead. */
+    private void setupFailed(String message) {
+        log.warn("task setup failed: {}", message);
+        record(TaskEvents.setupFailure(now(), message, true));
+        toDead(true);
+    }
+
+    private TaskConfig taskConfig() throws IOException {
         Map<String, String> env = new LinkedHashMap<>(host.runtimeEnv(task));
         Interpolator runtime = new Interpolator(env);
         Map<String, String> taskEnv = new LinkedHashMap<>();
@@ -242,8 +256,8 @@ final class TaskRunner {
         LogConfig logs = task.logs() == null ? LogConfig.DEFAULT : task.logs();
         return new TaskConfig(runTaskId, host.allocId(), env.getOrDefault("NOMAD_JOB_ID", ""),
                 env.getOrDefault("NOMAD_GROUP_NAME", ""), task.name(), config, env, host.dirs().task(task.name()),
-                host.dirs().shared(), host.dirs().logs().resolve(task.name() + ".stdout.0"),
-                host.dirs().logs().resolve(task.name() + ".stderr.0"), Math.max(1, logs.maxFiles()),
+                host.dirs().shared(), host.dirs().log(task.name(), "stdout"),
+                host.dirs().log(task.name(), "stderr"), Math.max(1, logs.maxFiles()),
                 (long) Math.max(1, logs.maxFileSizeMb()) << 20);
     }
 

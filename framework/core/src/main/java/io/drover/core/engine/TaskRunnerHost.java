@@ -37,8 +37,12 @@ interface TaskRunnerHost {
 
     Optional<TaskDriver> driver(String name);
 
-    /** Nomad's runtime variables of a task plus what the allocation adds (poststop result variables). */
-    Map<String, String> runtimeEnv(Task task);
+    /**
+     * Nomad's runtime variables of a task plus what the allocation adds (poststop result variables).
+     *
+     * @throws UnsafePathException when the task's name does not give a directory inside the allocation's
+     */
+    Map<String, String> runtimeEnv(Task task) throws UnsafePathException;
 
     /**
      * The handle of the task's current run (what a later agent needs to re-attach), or null once the run ended.

@@ -61,6 +61,8 @@ class AgentConfigParserTest {
                   gc_kill_policy           = "kill_poststop"
                   record_retention         = "1h"
                   driver_start_timeout     = "90s"
+                  max_tasks_per_job        = 500
+                  max_tasks                = 1500
                 }
                 plugin "raw_exec" {
                   config {
@@ -85,6 +87,7 @@ class AgentConfigParserTest {
         assertThat(config.client().gcKillPolicy()).isEqualTo(GcKillPolicy.KILL_POSTSTOP);
         assertThat(config.client().recordRetention()).isEqualTo(Duration.ofHours(1));
         assertThat(config.client().driverStartTimeout()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(config.client().taskLimits()).isEqualTo(new TaskLimits(500, 1500));
         assertThat(config.client().gcInterval()).as("default kept").isEqualTo(Duration.ofMinutes(1));
         assertThat(config.plugins()).containsOnlyKeys("raw_exec", "java", "mock");
         assertThat(config.plugins().get("java"))
@@ -171,6 +174,12 @@ class AgentConfigParserTest {
                 Arguments.of("a.hcl", "data_dir = \"x\n", 1, "a.hcl:1: unterminated string"),
                 Arguments.of("a.json", "{\n  \"client\": {\"gc_max_allocs\": 0}\n}", 2,
                         "a.json:2: client > gc_max_allocs: must be at least 1 (got 0)"),
+                Arguments.of("a.hcl", "client {\n  max_tasks = 0\n}\n", 2,
+                        "a.hcl:2: client > max_tasks: must be at least 1 (got 0)"),
+                Arguments.of("a.hcl", "client {\n  max_tasks_per_job = \"many\"\n}\n", 2,
+                        "a.hcl:2: client > max_tasks_per_job: must be a whole number, found a string"),
+                Arguments.of("a.hcl", "client {\n  max_tasks = 10\n  max_tasks_per_job = 20\n}\n", 3,
+                        "a.hcl:3: client > max_tasks_per_job: must not exceed max_tasks (20 > 10)"),
                 Arguments.of("a.json", "{\n  \"DataDir\": \"/x\"\n}", 2, "a.json:2: DataDir: unknown key"),
                 Arguments.of("a.json", "{\n  \"plugin\": 3\n}", 2, "a.json:2: plugin: must be an object of plugins"),
                 Arguments.of("a.hcl", "", 0, "a.hcl: empty file"));

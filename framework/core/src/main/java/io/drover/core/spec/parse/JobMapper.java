@@ -7,6 +7,7 @@ import io.drover.core.spec.LifecycleHook;
 import io.drover.core.spec.LogConfig;
 import io.drover.core.spec.RestartMode;
 import io.drover.core.spec.RestartPolicy;
+import io.drover.core.spec.SafeName;
 import io.drover.core.spec.Task;
 import io.drover.core.spec.TaskGroup;
 import io.drover.core.spec.parse.tree.Field;
@@ -64,12 +65,17 @@ final class JobMapper {
         if (id.isBlank()) {
             throw new TreeProblem(field.line(), "job", "the job id must not be empty");
         }
+        safeName(field, "job \"" + SafeName.shown(id) + "\"", "the job id", id);
         if (id.chars().anyMatch(Character::isWhitespace)) {
             throw new TreeProblem(field.line(), "job \"" + id + "\"", "the job id must not contain spaces");
         }
         MapReader r = MapReader.open((Node.Mapping) field.value(), "job \"" + id + "\"", vocab, JOB_KEYS,
                 List.of("group"));
         String name = r.string("name", id);
+        java.util.Optional<String> nameProblem = SafeName.textProblem(name);
+        if (nameProblem.isPresent()) {
+            throw r.problem("name", "the job name " + nameProblem.get());
+        }
         JobType type = jobType(r);
         List<String> datacenters = r.strings("datacenters");
         r.string("region", null);
@@ -110,6 +116,14 @@ final class JobMapper {
                 .orElseThrow(() -> r.problem("type", "must be batch or service, found \"" + type + "\""));
     }
 
+    /** Refuses a job id, group or task name that is not one safe path component ({@link SafeName}). */
+    private static void safeName(Field field, String path, String what, String name) throws TreeProblem {
+        java.util.Optional<String> problem = SafeName.problem(name);
+        if (problem.isPresent()) {
+            throw new TreeProblem(field.line(), path, what + " " + problem.get());
+        }
+    }
+
     /** The single, non-empty label of a block, else a problem. */
     private static String label(Field field, String kind, String what, String parentPath) throws TreeProblem {
         String key = MapReader.join(parentPath, kind);
@@ -125,10 +139,11 @@ final class JobMapper {
 
     private static TaskGroup group(Field field, MapReader job, JobType type) throws TreeProblem {
         String name = label(field, "group", "the group name", job.path());
-        String path = job.path() + " > group \"" + name + "\"";
+        String path = job.path() + " > group \"" + SafeName.shown(name) + "\"";
         if (name.isBlank()) {
             throw new TreeProblem(field.line(), path, "the group name must not be empty");
         }
+        safeName(field, path, "the group name", name);
         MapReader r = MapReader.open((Node.Mapping) field.value(), path, job.vocabulary(), GROUP_KEYS, List.of("task"));
         int count = (int) r.integer("count", 1, 0, MAX_ALLOCATIONS);
         RestartPolicy restart = restart(r.child("restart", RESTART_KEYS, List.of()), type.defaultRestart());
@@ -171,9 +186,13 @@ final class JobMapper {
     private static Task task(Field field, MapReader group, RestartPolicy groupRestart, Duration groupMaxRuntime)
             throws TreeProblem {
         String name = label(field, "task", "the task name", group.path());
-        String path = group.path() + " > task \"" + name + "\"";
+        String path = group.path() + " > task \"" + SafeName.shown(name) + "\"";
         if (name.isBlank()) {
             throw new TreeProblem(field.line(), path, "the task name must not be empty");
+        }
+        java.util.Optional<String> taskProblem = SafeName.taskProblem(name);
+        if (taskProblem.isPresent()) {
+            throw new TreeProblem(field.line(), path, "the task name " + taskProblem.get());
         }
         MapReader r = MapReader.open((Node.Mapping) field.value(), path, group.vocabulary(), TASK_KEYS, List.of());
         String driver = r.string("driver", null);

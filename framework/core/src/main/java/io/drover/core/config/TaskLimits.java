@@ -1,0 +1,59 @@
+package io.drover.core.config;
+
+import io.drover.core.spec.Job;
+import io.drover.core.spec.TaskGroup;
+import java.util.Optional;
+
+/**
+ * The client block's bounds on tasks, checked when a job is registered ({@code PUT /v1/jobs}, {@code drover
+ * run}): every task of every allocation is a runner, a state and its events in the agent's heap, so without a
+ * bound one job ({@code count = 10000} groups of 20 tasks) exhausted the heap and killed the agent. Pure.
+ *
+ * @param maxTasksPerJob {@code max_tasks_per_job}: most tasks one job places, its groups' {@code count} times
+ *     their tasks, summed
+ * @param maxTasks {@code max_tasks}: most tasks of allocations that are not terminal yet, on the whole agent,
+ *     the job being registered included
+ */
+public record TaskLimits(int maxTasksPerJob, int maxTasks) {
+    /**
+     * 10,000 tasks per job (the engine's measured 10,000 live tasks, docs/performance.md, in one job) and 20,000
+     * live tasks in all: about a tenth of what exhausted a 512 MiB heap.
+     */
+    public static final TaskLimits DEFAULTS = new TaskLimits(10_000, 20_000);
+
+    public TaskLimits {
+        if (maxTasksPerJob < 1 || maxTasks < 1) {
+            throw new IllegalArgumentException("task limits must be positive");
+        }
+    }
+
+    /** The tasks a job places: each group's {@code count} times its tasks, summed. */
+    public static long tasksOf(Job job) {
+        long n = 0;
+        for (TaskGroup g : job.groups()) {
+            n += (long) g.count() * g.tasks().size();
+        }
+        return n;
+    }
+
+    /** Why the job is over {@code max_tasks_per_job}, or empty. */
+    public Optional<String> perJobProblem(Job job) {
+        long n = tasksOf(job);
+        if (n <= maxTasksPerJob) {
+            return Optional.empty();
+        }
+        return Optional.of("the job places " + n + " tasks (each group's count times its tasks); at most "
+                + maxTasksPerJob + " per job (client max_tasks_per_job)");
+    }
+
+    /**
+     * Why placing {@code incoming} more tasks beside {@code live} ones is over {@code max_tasks}, or empty.
+     */
+    public Optional<String> totalProblem(long live, long incoming) {
+        if (live + incoming <= maxTasks) {
+            return Optional.empty();
+        }
+        return Optional.of("the job places " + incoming + " tasks and " + live + " are live already; at most "
+                + maxTasks + " in all (client max_tasks); try again once some allocations have ended");
+    }
+}
