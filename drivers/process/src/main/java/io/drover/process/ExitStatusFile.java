@@ -55,8 +55,11 @@ final class ExitStatusFile {
             text = new String(buf.array(), 0, buf.position(), StandardCharsets.US_ASCII).trim();
         } catch (NoSuchFileException e) {
             return Optional.empty();
-        } catch (FileSystemException e) {
-            throw new IOException("unreadable exit status in " + file + ": " + e.getReason(), e); // a link (ELOOP)
+        } catch (IOException e) { // a link (ELOOP: the JDK words it as a plain IOException), a folder, ...
+            String why = e instanceof FileSystemException fse && fse.getReason() != null ? fse.getReason()
+                    : e.getMessage();
+            throw why != null && why.startsWith("unreadable exit status") ? e
+                    : new IOException("unreadable exit status in " + file + ": " + why, e);
         }
         return Optional.of(parse(text, file));
     }
