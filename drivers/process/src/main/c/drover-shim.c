@@ -14,9 +14,12 @@
  *
  * When the task ends, the shim writes one line to STATUS_FILE (one write; readers read it only once the shim has
  * ended, so no rename is needed — an empty file means the shim died while writing, i.e. unknown):
- *   "exit N"     the task exited with code N
- *   "signal N"   signal N ended the task
- *   "exec E"     execve failed with errno E (the task never ran)
+ *   "exit N ended T"     the task exited with code N
+ *   "signal N ended T"   signal N ended the task
+ *   "exec E ended T"     execve failed with errno E (the task never ran)
+ * T is the wall clock (CLOCK_REALTIME, unix nanoseconds) when the shim reaped the task: the task's end time for an
+ * agent that re-attaches after the task ended. An entry already at STATUS_FILE's name is unlinked (never
+ * followed) and the file created with O_EXCL | O_NOFOLLOW: the task dir is the task's.
  * then SIGKILLs and reaps every process still below it (what the task left behind: background children, setsid
  * daemons), and finally ends the way the task did: exit N, or death by signal N (core dumps disabled), or
  * exit 127 when exec failed. So its parent's waitpid mirrors the task's status exactly and the parent reads the
@@ -56,17 +59,22 @@ typedef long ssize_t;
 #define SYS_wait4 61
 #define SYS_kill 62
 #define SYS_fcntl 72
-#define SYS_ftruncate 77
 #define SYS_rt_sigpending 127
 #define SYS_prctl 157
+#define SYS_clock_gettime 228
 #define SYS_exit_group 231
 #define SYS_openat 257
+#define SYS_unlinkat 263
 #define SYS_pipe2 293
 
 #define AT_FDCWD (-100)
 #define O_RDONLY 0
 #define O_WRONLY 1
 #define O_CREAT 0100
+#define O_EXCL 0200
+#define O_NOFOLLOW 0400000
+#define CLOCK_REALTIME 0
+#define EEXIST 17
 #define O_CLOEXEC 02000000
 #define F_SETFD 2
 #define FD_CLOEXEC 1
@@ -150,24 +158,45 @@ static void set_disposition(int sig, unsigned long handler) {
     sys4(SYS_rt_sigaction, sig, &sa, 0, 8);
 }
 
-static void write_status(const char *path, const char *kind, long value) {
-    char line[64];
+/* the wall clock in unix nanoseconds (0 if unreadable) */
+static long now_nanos(void) {
+    long ts[2] = {0, 0};
+    if (sys2(SYS_clock_gettime, CLOCK_REALTIME, ts) != 0) {
+        return 0;
+    }
+    return ts[0] * 1000000000L + ts[1];
+}
+
+/* "KIND VALUE ended NANOS\n": how the task ended and when (the wall clock when the shim reaped it) */
+static void write_status(const char *path, const char *kind, long value, long ended) {
+    char line[96];
     size_t len = 0;
     for (const char *k = kind; *k; k++) {
         line[len++] = *k;
     }
     line[len++] = ' ';
     put_int(line, &len, value);
+    if (ended > 0) {
+        static const char at[] = " ended ";
+        for (const char *k = at; *k; k++) {
+            line[len++] = *k;
+        }
+        put_int(line, &len, ended);
+    }
     line[len++] = '\n';
-    /* no O_TRUNC, no rename over an old file: ext4 flushes a file replaced either way (auto_da_alloc), which
-     * measured 4-5 ms per task; the file is new for each run, ftruncate only guards against a stale longer one */
-    long fd = sys4(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    /* The file is in the task dir, which the task can write: whatever is at its name now (a link to a file of
+     * root's, planted by the task) is unlinked, never followed, and the file created anew with O_EXCL.
+     * No O_TRUNC, no rename over an old file: ext4 flushes a file replaced either way (auto_da_alloc), which
+     * measured 4-5 ms per task; the file is new for each run, so the unlink finds nothing in the normal case. */
+    long fd = -EEXIST;
+    for (int attempt = 0; attempt < 8 && fd == -EEXIST; attempt++) {
+        sys3(SYS_unlinkat, AT_FDCWD, path, 0);
+        fd = sys4(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    }
     if (fd < 0) {
         return;
     }
-    if (sys3(SYS_write, fd, line, len) == (long) len) {
-        sys2(SYS_ftruncate, fd, len);
-    }
+    sys3(SYS_write, fd, line, len);
     sys1(SYS_close, fd);
 }
 
@@ -253,7 +282,7 @@ static int shim_main(int argc, char **argv, char **envp) {
     }
     long pid = sys0(SYS_fork);
     if (pid < 0) {
-        write_status(status, "exec", -pid);
+        write_status(status, "exec", -pid, now_nanos());
         return 127;
     }
     if (pid == 0) {
@@ -287,10 +316,12 @@ static int shim_main(int argc, char **argv, char **envp) {
 
     /* reap every child as it dies (adopted orphans too) until the task itself has ended */
     int st = 0;
+    long ended = 0;
     for (;;) {
         int s = 0;
         long r = sys4(SYS_wait4, -1, &s, 0, 0);
         if (r == pid) {
+            ended = now_nanos();
             st = s;
             break;
         }
@@ -301,14 +332,14 @@ static int shim_main(int argc, char **argv, char **envp) {
     int exec_errno = 0;
     if (report[0] >= 0 && sys3(SYS_read, report[0], &exec_errno, sizeof exec_errno) == sizeof exec_errno
             && exec_errno != 0) {
-        write_status(status, "exec", exec_errno);
+        write_status(status, "exec", exec_errno, ended);
         kill_leftovers();
         return 127;
     }
     if ((st & 0x7f) != 0) {
-        write_status(status, "signal", st & 0x7f);
+        write_status(status, "signal", st & 0x7f, ended);
     } else {
-        write_status(status, "exit", (st >> 8) & 0xff);
+        write_status(status, "exit", (st >> 8) & 0xff, ended);
     }
     kill_leftovers();
     end_like(st);

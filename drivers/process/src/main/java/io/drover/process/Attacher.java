@@ -64,7 +64,8 @@ final class Attacher {
         if (status.isEmpty()) {
             throw new ProcessGoneException(why + " and recorded no exit status (" + statusFile + " is missing)");
         }
-        return SupervisedProcess.ended(owner, pid, startTime, statusFile, owner.exitOf(status.get()));
+        return SupervisedProcess.ended(owner, pid, startTime, statusFile, owner.exitOf(status.get()),
+                status.get().endedAtNanos());
     }
 
     /** The shim's held read ends of the task's stdout and stderr pipes, re-opened; empty when it holds none. */

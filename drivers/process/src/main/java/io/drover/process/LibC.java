@@ -67,7 +67,21 @@ public interface LibC {
     @SaveError
     long write(int fd, Pointer buf, long count);
 
+    /** The same call for bytes of the Java heap (copied in, not back). */
+    @SaveError
+    long write(int fd, @jnr.ffi.annotations.In byte[] buf, long count);
+
     int close(int fd);
+
+    @SaveError
+    int openat(int dirfd, byte[] path, int flags, int mode);
+
+    /** {@code buf}: a struct stat (144 bytes on x86_64). */
+    @SaveError
+    int fstat(int fd, Pointer buf);
+
+    @SaveError
+    int unlinkat(int dirfd, byte[] path, int flags);
 
     @SaveError
     int open(byte[] path, int flags, int mode);

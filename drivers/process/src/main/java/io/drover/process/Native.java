@@ -17,12 +17,20 @@ final class Native {
     static final int ECHILD = 10;
     static final int EAGAIN = 11;
     static final int ENOENT = 2;
+    static final int ENXIO = 6;
+    static final int EEXIST = 17;
+    static final int ENOTDIR = 20;
+    static final int EISDIR = 21;
+    static final int ELOOP = 40;
 
     // open(2)
     static final int O_RDONLY = 0;
     static final int O_WRONLY = 1;
     static final int O_CREAT = 0100;
+    static final int O_EXCL = 0200;
     static final int O_APPEND = 02000;
+    static final int O_DIRECTORY = 0200000;
+    static final int O_NOFOLLOW = 0400000;
     static final int O_CLOEXEC = 02000000;
 
     static final int O_NONBLOCK = 04000;

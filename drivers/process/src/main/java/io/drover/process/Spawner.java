@@ -114,7 +114,7 @@ final class Spawner {
         Pointer actions = nat.allocate(FILE_ACTIONS_SIZE);
         check(c.posix_spawn_file_actions_init(actions), "posix_spawn_file_actions_init");
         try {
-            int logFlags = Native.O_WRONLY | Native.O_CREAT | Native.O_APPEND;
+            int logFlags = Native.O_WRONLY | Native.O_CREAT | Native.O_APPEND | Native.O_NOFOLLOW;
             byte[] devNull = Native.cstr("/dev/null");
             byte[] stdout = Native.cstr(spec.stdout().toString());
             byte[] stderr = Native.cstr(spec.stderr().toString());

@@ -24,6 +24,7 @@ public final class SupervisedProcess {
     private final LogWriter writer;
     private final String treeMarker;
     private final java.nio.file.Path statusFile;
+    private volatile long endedAtNanos = -1;
     private final boolean child;
     private final long startTime;
 
@@ -56,15 +57,28 @@ public final class SupervisedProcess {
         this.startTime = startTime;
     }
 
-    /** An attached process that had already ended, with the exit its status file recorded. */
+    /**
+     * An attached process that had already ended, with the exit its status file recorded.
+     *
+     * @param endedAtNanos when it ended, as the file says (unix nanoseconds), -1 when it does not say
+     */
     static SupervisedProcess ended(ProcessSupervisor owner, int pid, long startTime, java.nio.file.Path statusFile,
-            ExitResult result) {
+            ExitResult result, long endedAtNanos) {
         SupervisedProcess p = new SupervisedProcess(owner, pid, -1, List.of(), null, statusFile, false, startTime, null);
+        p.endedAtNanos = endedAtNanos;
         synchronized (p) {
             p.result = result;
         }
         p.completeExitNow();
         return p;
+    }
+
+    /**
+     * When a process that ended before it was attached ended (unix nanoseconds, from the shim's status file); -1
+     * for every other process (its exit was seen as it happened) and for a status file of an older shim. Any thread.
+     */
+    public long endedAtNanos() {
+        return endedAtNanos;
     }
 
     /** The process's start time (clock ticks after boot, /proc/PID/stat field 22): with the pid, its identity. */

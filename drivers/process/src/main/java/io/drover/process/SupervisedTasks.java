@@ -127,7 +127,7 @@ public final class SupervisedTasks {
         Entry task = entry(taskId);
         Optional<ExitResult> exit = task.process.exitNow();
         return new TaskStatus(taskId, exit.isPresent() ? TaskStatus.State.EXITED : TaskStatus.State.RUNNING,
-                task.startedAtNanos, exit.orElse(null));
+                task.startedAtNanos, exit.orElse(null), exit.isPresent() ? task.process.endedAtNanos() : -1);
     }
 
     /**

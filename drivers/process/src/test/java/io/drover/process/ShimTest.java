@@ -51,6 +51,24 @@ class ShimTest {
         return dir.resolve("status");
     }
 
+    /**
+     * The status file says {@code expected} (e.g. {@code "exit 7\n"}) and, after it, when the shim reaped the task:
+     * {@code ended T}, T in unix nanoseconds, at most a minute ago and not in the future.
+     */
+    private void assertStatus(String expected) throws Exception {
+        String text = Files.readString(status());
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(.*) ended (\\d+)\n").matcher(text);
+        assertThat(m.matches()).as(text).isTrue();
+        assertThat(m.group(1) + "\n").isEqualTo(expected);
+        long now = wallNanos();
+        assertThat(Long.parseLong(m.group(2))).isBetween(now - 60_000_000_000L, now);
+    }
+
+    private static long wallNanos() {
+        java.time.Instant now = java.time.Instant.now();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    }
+
     private static ExitResult exit(SupervisedProcess p) throws Exception {
         return p.onExit().toCompletableFuture().get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
     }
@@ -58,11 +76,11 @@ class ShimTest {
     @Test
     void recordsExitCodesAndSignalsInTheStatusFile() throws Exception {
         assertThat(exit(sh("exit 7"))).isEqualTo(ExitResult.code(7));
-        assertThat(Files.readString(status())).isEqualTo("exit 7\n");
+        assertStatus("exit 7\n");
         assertThat(exit(sh("kill -USR1 $$"))).isEqualTo(ExitResult.signalled(10));
-        assertThat(Files.readString(status())).isEqualTo("signal 10\n");
+        assertStatus("signal 10\n");
         assertThat(exit(sh("exit 137"))).isEqualTo(ExitResult.code(137)); // a code, not a signal
-        assertThat(Files.readString(status())).isEqualTo("exit 137\n");
+        assertStatus("exit 137\n");
         assertThat(Files.exists(dir.resolve("status.tmp"))).isFalse();
     }
 
@@ -83,7 +101,7 @@ class ShimTest {
         // the shim killed and reaped both before it ended, and its exit is what completed p
         assertThat(ProcTable.read(daemon)).as("the setsid daemon").isEmpty();
         assertThat(ProcTable.read(background)).as("the background child").isEmpty();
-        assertThat(Files.readString(status())).isEqualTo("exit 3\n");
+        assertStatus("exit 3\n");
     }
 
     @Test
@@ -126,7 +144,7 @@ class ShimTest {
         Await.until("ready", WAIT, () -> Files.exists(dir.resolve("ready")));
         p.signal(15);
         assertThat(exit(p)).isEqualTo(ExitResult.signalled(15));
-        assertThat(Files.readString(status())).isEqualTo("signal 15\n");
+        assertStatus("signal 15\n");
     }
 
     @Test
@@ -140,7 +158,7 @@ class ShimTest {
         ExitResult e = exit(attached);
         assertThat(e).isEqualTo(exit(started));
         assertThat(e.exitCode()).isIn(5, 143); // sh itself takes TERM too: 143; which one is the kernel's choice
-        assertThat(Files.readString(status())).isEqualTo(e.signal() != 0 ? "signal 15\n" : "exit 5\n");
+        assertStatus(e.signal() != 0 ? "signal 15\n" : "exit 5\n");
     }
 
     @Test
@@ -159,10 +177,42 @@ class ShimTest {
 
     @Test
     void aTaskThatEndedBeforeTheAttachGivesItsRecordedExit() throws Exception {
+        long before = wallNanos();
         SupervisedProcess started = sh("exit 7");
         assertThat(exit(started)).isEqualTo(ExitResult.code(7));
+        long seen = wallNanos();
+        assertThat(started.endedAtNanos()).isEqualTo(-1); // seen as it happened
         SupervisedProcess attached = second.attach(started.pid(), started.startTime(), status());
         assertThat(attached.exitNow()).contains(ExitResult.code(7));
+        // issue 12, finding 17: when it ended, as the shim recorded it, not when the second supervisor looked
+        assertThat(attached.endedAtNanos()).isBetween(before, seen);
+    }
+
+    @Test
+    void aStatusFileOfAnOlderShimHasNoEndTime() throws Exception {
+        SupervisedProcess started = sh("exit 4");
+        exit(started);
+        Files.writeString(status(), "exit 4\n");
+        SupervisedProcess attached = second.attach(started.pid(), started.startTime(), status());
+        assertThat(attached.exitNow()).contains(ExitResult.code(4));
+        assertThat(attached.endedAtNanos()).isEqualTo(-1); // the engine then takes the time it found out
+    }
+
+    @Test
+    void aLinkPlantedAtTheStatusFileIsNeitherWrittenThroughNorRead() throws Exception {
+        Path secret = Files.writeString(dir.resolve("secret"), "root only\n");
+        Files.createSymbolicLink(status(), secret);
+        SupervisedProcess started = sh("exit 2");
+        assertThat(exit(started)).isEqualTo(ExitResult.code(2));
+        assertThat(Files.readString(secret)).isEqualTo("root only\n");
+        assertThat(Files.isSymbolicLink(status())).isFalse();
+        assertStatus("exit 2\n");
+        // and a link planted after the end is not read: its target's text never reaches a message
+        Files.delete(status());
+        Files.createSymbolicLink(status(), secret);
+        assertThatThrownBy(() -> second.attach(started.pid(), started.startTime(), status()))
+                .isInstanceOf(ProcessGoneException.class).hasMessageContaining("unreadable exit status")
+                .hasMessageNotContaining("root only");
     }
 
     @Test
@@ -198,7 +248,11 @@ class ShimTest {
         assertThat(ExitStatusFile.parse("exit 0", f).result()).isEqualTo(ExitResult.code(0));
         assertThat(ExitStatusFile.parse("signal 9", f).result()).isEqualTo(ExitResult.signalled(9));
         assertThat(ExitStatusFile.parse("exec 2", f).execErrno()).isEqualTo(2);
-        for (String bad : List.of("", "exit", "exit 256", "signal 0", "exit x", "quit 1", "exit 1 2")) {
+        assertThat(ExitStatusFile.parse("exit 3 ended 1764633600123456789", f))
+                .isEqualTo(new ExitStatusFile.Status(ExitResult.code(3), 0, 1764633600123456789L));
+        assertThat(ExitStatusFile.parse("exit 3", f).endedAtNanos()).isEqualTo(-1);
+        for (String bad : List.of("", "exit", "exit 256", "signal 0", "exit x", "quit 1", "exit 1 2",
+                "exit 1 ended", "exit 1 ended x", "exit 1 ended -5", "exit 1 at 5")) {
             assertThatThrownBy(() -> ExitStatusFile.parse(bad, f)).hasMessageContaining("unreadable exit status");
         }
     }

@@ -1,46 +1,64 @@
 package io.drover.agent.http;
 
 import com.sun.net.httpserver.HttpExchange;
-import java.io.IOException;
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * Streams followed logs ({@code follow=true}) without holding a thread per follower: each follower is a
- * tick re-scheduled every {@value #POLL_MILLIS} ms on {@value #THREADS} {@code drover-log-follow-N} threads;
- * a tick copies at most {@value #TICK_BUDGET} bytes. At most {@value #MAX_FOLLOWERS} follows at once (more
- * get 429). A follow ends when the task is dead and its file drained, when a write fails (client gone), or
- * when the agent stops. Plain followers of an idle task cannot notice a silent client until the task writes
- * or ends; framed ones send a {@code {}} heartbeat after {@value #HEARTBEAT_MILLIS} ms idle, which does.
- * A client that stops reading without disconnecting can block a tick thread once its socket buffer is full.
+ * Streams followed logs ({@code follow=true}) with no head-of-line blocking between followers. One
+ * {@code drover-log-follow-timer} thread pokes each follower every {@value #POLL_MILLIS} ms and never blocks;
+ * each poke runs a tick of at most {@value #TICK_BUDGET} bytes on a {@code drover-log-follow-N} worker, created
+ * on demand (at most one per follower at a time, so at most {@value #MAX_FOLLOWERS}) and gone after
+ * {@value #WORKER_IDLE_SECONDS} s idle. A client that stops reading without disconnecting blocks only its own
+ * worker once its socket buffer is full, and is closed once a write has been blocked for the stall limit
+ * (default {@value #STALL_SECONDS} s). At most {@value #MAX_FOLLOWERS} follows at once (more get 429). A
+ * follow ends when the task is dead and its file drained, when a write fails (client gone), on a stall, or when
+ * the agent stops. Plain followers of an idle task cannot notice a silent client until the task writes or ends;
+ * framed ones send a {@code {}} heartbeat after {@value #HEARTBEAT_MILLIS} ms idle, which does. Thread-safe.
  */
 final class LogFollowers implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(LogFollowers.class);
     static final int MAX_FOLLOWERS = 64;
-    static final int THREADS = 2;
     static final long POLL_MILLIS = 100;
     static final long TICK_BUDGET = 256 * 1024;
     static final long HEARTBEAT_MILLIS = 10_000;
+    static final long STALL_SECONDS = 30;
+    static final long WORKER_IDLE_SECONDS = 10;
 
-    private final ScheduledThreadPoolExecutor ticks;
+    private final ScheduledThreadPoolExecutor timer;
+    private final ThreadPoolExecutor workers;
+    private final long stallNanos;
     private final Semaphore slots = new Semaphore(MAX_FOLLOWERS);
-    private final Set<Follower> live = ConcurrentHashMap.newKeySet();
+    private final Set<LogFollower> live = ConcurrentHashMap.newKeySet();
 
     LogFollowers() {
+        this(Duration.ofSeconds(STALL_SECONDS));
+    }
+
+    /** @param stall how long a write to a follower may stay blocked before the follow is closed */
+    LogFollowers(Duration stall) {
+        this.stallNanos = stall.toNanos();
+        timer = new ScheduledThreadPoolExecutor(1, daemon(n -> "drover-log-follow-timer"));
+        timer.setRemoveOnCancelPolicy(true);
+        workers = new ThreadPoolExecutor(0, MAX_FOLLOWERS, WORKER_IDLE_SECONDS, TimeUnit.SECONDS,
+                new SynchronousQueue<>(), daemon(n -> "drover-log-follow-" + n));
+    }
+
+    private static ThreadFactory daemon(java.util.function.IntFunction<String> name) {
         AtomicInteger n = new AtomicInteger();
-        ticks = new ScheduledThreadPoolExecutor(THREADS, r -> {
-            Thread t = new Thread(r, "drover-log-follow-" + n.incrementAndGet());
+        return r -> {
+            Thread t = new Thread(r, name.apply(n.incrementAndGet()));
             t.setDaemon(true);
             return t;
-        });
-        ticks.setRemoveOnCancelPolicy(true);
+        };
     }
 
     /** Takes a follower slot; false when all {@value #MAX_FOLLOWERS} are in use. */
@@ -53,17 +71,24 @@ final class LogFollowers implements AutoCloseable {
     }
 
     /**
-     * Takes over a detached exchange whose headers are sent, using a slot from {@link #reserve()}.
+     * Takes over a detached exchange whose headers are sent, using a slot from {@link #reserve()}. Returns at once.
      *
      * @param taskDead true once the task is dead for good (or its allocation is gone)
      */
     void follow(HttpExchange exchange, LogStream stream, BooleanSupplier taskDead, String what) {
-        Follower f = new Follower(exchange, stream, taskDead, what);
+        LogFollower f = new LogFollower(this, exchange, stream, taskDead, what, workers, stallNanos);
         live.add(f);
         try {
-            ticks.execute(f::tick);
+            f.pokedBy(timer.scheduleWithFixedDelay(f::poke, 0, POLL_MILLIS, TimeUnit.MILLISECONDS));
         } catch (RuntimeException e) { // shut down meanwhile
             f.end();
+        }
+    }
+
+    /** A follower's end: frees its slot. Called once per follower. */
+    void ended(LogFollower f) {
+        if (live.remove(f)) {
+            slots.release();
         }
     }
 
@@ -72,70 +97,11 @@ final class LogFollowers implements AutoCloseable {
         return live.size();
     }
 
-    /** Ends every follow (their clients see the stream end) and stops the tick threads. */
+    /** Ends every follow (their clients see the stream end) and stops the threads; does not wait for them. */
     @Override
     public void close() {
-        ticks.shutdownNow();
-        live.forEach(Follower::end);
-    }
-
-    private final class Follower {
-        private final HttpExchange exchange;
-        private final LogStream stream;
-        private final BooleanSupplier taskDead;
-        private final String what;
-        private long lastWrite = System.nanoTime();
-        private boolean ended;
-
-        Follower(HttpExchange exchange, LogStream stream, BooleanSupplier taskDead, String what) {
-            this.exchange = exchange;
-            this.stream = stream;
-            this.taskDead = taskDead;
-            this.what = what;
-        }
-
-        /** One step on a tick thread; ticks of one follower never overlap (each schedules the next). */
-        synchronized void tick() {
-            if (ended) {
-                return;
-            }
-            try {
-                boolean deadBefore = taskDead.getAsBoolean(); // before the read, so no last bytes are missed
-                long copied = stream.pump(TICK_BUDGET);
-                if (copied > 0) {
-                    lastWrite = System.nanoTime();
-                } else if (deadBefore) {
-                    end();
-                    return;
-                } else if (System.nanoTime() - lastWrite > TimeUnit.MILLISECONDS.toNanos(HEARTBEAT_MILLIS)
-                        && stream.heartbeat()) {
-                    lastWrite = System.nanoTime();
-                }
-                ticks.schedule(this::tick, copied >= TICK_BUDGET ? 0 : POLL_MILLIS, TimeUnit.MILLISECONDS);
-            } catch (IOException e) {
-                LOG.debug("log follow of {} ended: {}", what, e.toString());
-                end();
-            } catch (RuntimeException e) {
-                if (!ticks.isShutdown()) {
-                    LOG.warn("log follow of {} failed", what, e);
-                }
-                end();
-            }
-        }
-
-        synchronized void end() {
-            if (ended) {
-                return;
-            }
-            ended = true;
-            live.remove(this);
-            slots.release();
-            try {
-                stream.close();
-            } catch (IOException | RuntimeException e) {
-                // the client is gone; nothing left to tell it
-            }
-            exchange.close();
-        }
+        timer.shutdownNow();
+        workers.shutdownNow(); // interrupts blocked writes: their connections close
+        live.forEach(LogFollower::end);
     }
 }

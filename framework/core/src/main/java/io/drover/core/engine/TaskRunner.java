@@ -69,6 +69,8 @@ final class TaskRunner {
     private String runTaskId;
     private TaskDriver driver;
     private Instant runStartedAt;
+    private int recoveredRun = -1; // the run re-attached by recover, whose end may predate this agent
+    private Instant exitedAt; // while onExited runs: the run's end, the FinishedAt of a toDead it leads to
     private boolean setupDone;
     private boolean killRequested;
     private String killReason = "";
@@ -330,17 +332,45 @@ final class TaskRunner {
             Throwable cause = err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
             record(TaskEvents.driverFailure(now(), "lost track of the task: " + describe(cause)));
         } else {
-            record(TaskEvents.terminated(now(), exit));
+            exitedAt = exitTime(thisRun);
+            record(TaskEvents.terminated(Nanos.of(exitedAt), exit));
         }
         destroyRun(runTaskId);
         host.taskHandle(this, null);
         if (killRequested) {
             record(TaskEvents.killed(now(), ""));
             toDead(maxRuntimeExceeded);
+            exitedAt = null;
             return;
         }
         runEnded(exit != null && exit.successful() ? RestartTracker.Outcome.SUCCESS
                 : RestartTracker.Outcome.FAILURE);
+        exitedAt = null;
+    }
+
+    /**
+     * When the run ended: now, except for a re-attached run whose driver recorded its end (it ended while no agent
+     * ran), whose time is taken from {@link io.drover.driver.api.TaskStatus#completedAtNanos()}, kept between the run's start and now.
+     */
+    private Instant exitTime(int thisRun) {
+        Instant now = host.timers().now();
+        if (thisRun != recoveredRun) {
+            return now;
+        }
+        long at;
+        try {
+            at = driver.inspect(runTaskId).completedAtNanos();
+        } catch (TaskNotFoundException | RuntimeException | LinkageError e) {
+            return now;
+        }
+        if (at <= 0) {
+            return now;
+        }
+        Instant t = Nanos.toInstant(at);
+        if (t.isAfter(now)) {
+            return now;
+        }
+        return runStartedAt != null && t.isBefore(runStartedAt) ? runStartedAt : t;
     }
 
     /** Releases a run in its driver; a driver that throws is logged, never propagated. */
@@ -438,6 +468,7 @@ final class TaskRunner {
         boolean startedUnrecorded = state.state() != TaskLifeState.RUNNING;
         run++;
         runTaskId = recovered.taskId();
+        recoveredRun = run;
         runStartedAt = persistedStart(recovered);
         step = Step.RUNNING;
         host.taskHandle(this, recovered);
@@ -714,7 +745,7 @@ final class TaskRunner {
         cancel(exitGraceTimer);
         step = Step.DEAD;
         state = new TaskState(TaskLifeState.DEAD, failed || state.failed(), state.restarts(), state.lastRestart(),
-                state.startedAt(), host.timers().now(), state.events());
+                state.startedAt(), exitedAt != null ? exitedAt : host.timers().now(), state.events());
         host.taskChanged(this, true);
     }
 

@@ -47,8 +47,12 @@ class CrashRecoveryTest {
         runAgentAndKillIt();
         String allocId = "alloc-crash-1"; // group a; b is 2, c is 3
         Path down = dataDir.resolve("alloc/alloc-crash-2/down");
+        long releasedAt = wallNanos();
         release(down.resolve("gate")); // no agent runs: only the shim sees it end
         Await.until("the shim of down recording its exit", WAIT, () -> statusFiles(down).count() == 1);
+        long recordedBy = wallNanos();
+        // issue 12, finding 17: the restart comes well after the end, so that their times are told apart
+        Await.until("2 s after down ended", WAIT, () -> wallNanos() - recordedBy > 2_000_000_000L);
         // long writes while no agent runs: its shim holds the pipe's read end, so no SIGPIPE, and the line waits
         release(dataDir.resolve("alloc/alloc-crash-1/long/gate"));
 
@@ -57,6 +61,7 @@ class CrashRecoveryTest {
             RawExecDriver driver = RawExecAgent.driver(runtime);
             try {
                 Engine engine = RawExecAgent.engine(dataDir, store, driver, runtime);
+                long restoredAt = wallNanos();
                 assertThat(engine.restore()).isEqualTo(RawExecAgent.ALLOCATIONS);
                 // resuming runs on the allocations' executors
                 Await.until("down terminated", WAIT, () -> event(engine, "alloc-crash-2", RawExecAgent.DOWN,
@@ -68,8 +73,13 @@ class CrashRecoveryTest {
                         return false; // not recovered yet
                     }
                 });
-                assertThat(event(engine, "alloc-crash-2", RawExecAgent.DOWN, TaskEventType.TERMINATED)
-                        .displayMessage()).isEqualTo("Exit Code: 7");
+                TaskEvent downEnd = event(engine, "alloc-crash-2", RawExecAgent.DOWN, TaskEventType.TERMINATED);
+                assertThat(downEnd.displayMessage()).isEqualTo("Exit Code: 7");
+                // the time the shim recorded, not the time this agent found out (2 s and more later)
+                assertThat(downEnd.time()).isBetween(releasedAt, recordedBy).isLessThan(restoredAt - 2_000_000_000L);
+                TaskState downState = engine.terminal("alloc-crash-2").get(WAIT.toSeconds(), TimeUnit.SECONDS)
+                        .taskStates().get(RawExecAgent.DOWN);
+                assertThat(io.drover.core.time.Nanos.of(downState.finishedAt())).isEqualTo(downEnd.time());
                 assertThat(engine.allocation("alloc-crash-3").orElseThrow().taskStates().get(RawExecAgent.UP)
                         .events().stream().map(TaskEvent::type)).doesNotContain(TaskEventType.TERMINATED);
                 release(dataDir.resolve("alloc/alloc-crash-3/up/gate")); // re-attached: ends now
@@ -109,6 +119,11 @@ class CrashRecoveryTest {
                 driver.close();
             }
         }
+    }
+
+    private static long wallNanos() {
+        java.time.Instant now = java.time.Instant.now();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
     }
 
     private Path logs(String allocId, String task) {

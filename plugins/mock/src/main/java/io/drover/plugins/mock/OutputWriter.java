@@ -29,8 +29,9 @@ final class OutputWriter {
             if (parent != null) {
                 Files.createDirectories(parent);
             }
+            // never through a link another task of the group planted in the shared log folder
             Files.writeString(path, text, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-                    StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+                    StandardOpenOption.APPEND, StandardOpenOption.WRITE, java.nio.file.LinkOption.NOFOLLOW_LINKS);
         } catch (IOException | RuntimeException e) {
             broken = true;
         }

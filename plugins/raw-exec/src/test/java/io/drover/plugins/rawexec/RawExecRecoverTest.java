@@ -68,7 +68,8 @@ class RawExecRecoverTest {
         assertThat(h.state()).containsEntry("pgid", h.state().get("pid")).containsEntry("sid", h.state().get("pid"))
                 .containsKeys("start_time", "status_file");
         exit(first, h.taskId());
-        assertThat(Files.readString(Path.of(h.state().get("status_file")))).isEqualTo("exit 0\n");
+        // the code, then when the shim reaped the task (unix nanoseconds)
+        assertThat(Files.readString(Path.of(h.state().get("status_file")))).matches("exit 0 ended [0-9]{19}\n");
         assertThat(pid).isPositive();
     }
 
