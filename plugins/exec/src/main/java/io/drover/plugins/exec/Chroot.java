@@ -30,9 +30,13 @@ import java.util.concurrent.TimeUnit;
  *   <li>the allocation's shared directory is bind-mounted (nosuid, nodev) onto {@code <task dir>/alloc};</li>
  *   <li>{@code /dev} is a small private tmpfs with binds of null, zero, full, random, urandom and tty, plus the
  *       fd, stdin, stdout and stderr links; {@code /proc} is a new proc mount (of the host's PID namespace);</li>
- *   <li>then {@code exec chroot --userspec=UID:GID <task dir>} runs the command, through {@code sh -c 'cd DIR &&
- *       exec "$@"'} when {@code work_dir} is not {@code /}.</li>
+ *   <li>then {@code exec chroot --userspec=UID:GID <task dir> /bin/sh -c '... . /.drover-env; exec "$@"'}: as
+ *       the task user, that last shell changes to {@code work_dir}, exports the task's environment from the file
+ *       {@link TaskEnvFile} wrote and execs the command.</li>
  * </ul>
+ * Every step before the drop runs as root with {@link TaskEnvFile#rootEnv}, never with the task's environment
+ * (a job's {@code LD_PRELOAD} would otherwise be loaded into {@code unshare}, {@code sh}, {@code mount} and
+ * {@code chroot} as root); the shim before them is a static program with no dynamic loader.
  */
 final class Chroot {
     /** Nomad's default {@code chroot_env}, bound rather than copied. */
@@ -254,11 +258,11 @@ final class Chroot {
                     .append(List.of("stdin", "stdout", "stderr").get(fd)).append("\"\n");
         }
         s.append(q(mount)).append(" -t proc -o nosuid,nodev,noexec proc \"$root/proc\"\n");
-        String user = "--userspec=" + uid + ":" + gid;
-        s.append("if [ \"$cwd\" = / ]; then exec ").append(q(chroot)).append(' ').append(user)
-                .append(" \"$root\" \"$@\"; fi\n");
-        s.append("exec ").append(q(chroot)).append(' ').append(user)
-                .append(" \"$root\" /bin/sh -c 'cd \"$0\" && exec \"$@\"' \"$cwd\" \"$@\"\n");
+        // after the drop: cd to work_dir, apply the task's environment (TaskEnvFile), exec the command
+        String inner = "[ \"$0\" = / ] || cd \"$0\" || exit; unset PWD OLDPWD; . /" + TaskEnvFile.NAME
+                + "; exec \"$@\"";
+        s.append("exec ").append(q(chroot)).append(" --userspec=").append(uid).append(':').append(gid)
+                .append(" \"$root\" /bin/sh -c ").append(q(inner)).append(" \"$cwd\" \"$@\"\n");
         return s.toString();
     }
 
