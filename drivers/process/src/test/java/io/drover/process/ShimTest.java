@@ -67,6 +67,23 @@ class ShimTest {
     }
 
     @Test
+    void withAUserTheTaskRunsAsThatUserAndTheShimStaysRoot() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(TaskUser.effectiveUid().orElse(-1) == 0,
+                "dropping to another user needs root");
+        TaskUser nobody = TaskUser.lookup("nobody").orElseThrow();
+        SupervisedProcess p = first.spawn(new SpawnSpec("sh", List.of("-c", "id -u; id -g; id -G;"
+                + " grep '^Uid:' /proc/$PPID/status | cut -f2; exit 4"), ProcessLeakCheck.env(), dir,
+                dir.resolve("out"), dir.resolve("err"), null, status(), nobody));
+
+        assertThat(exit(p)).isEqualTo(ExitResult.code(4));
+
+        assertThat(Files.readString(dir.resolve("out"))).isEqualTo(nobody.uid() + "\n" + nobody.gid() + "\n"
+                + nobody.gid() + "\n0\n"); // the last line: the shim's real uid
+        assertThat(Files.readString(status())).isEqualTo("exit 4\n");
+        assertThat(Files.getAttribute(status(), "unix:uid")).isEqualTo(0);
+    }
+
+    @Test
     void whatANormallyEndingTaskLeavesBehindIsKilledEvenASetsidDaemonWhoseParentIsGone() throws Exception {
         // the daemon's parent (a subshell) exits before the task: without the subreaper shim the daemon would be
         // re-parented to init, in no relation to the task any more
