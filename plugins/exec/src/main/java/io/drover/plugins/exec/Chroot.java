@@ -1,5 +1,6 @@
 package io.drover.plugins.exec;
 
+import io.drover.process.TaskUser;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -66,7 +67,7 @@ final class Chroot {
 
     /** Where the host has what the wrapper needs, or why not (one line starting with {@link #HEALTH_PREFIX}). */
     static Result detect() {
-        return detect(effectiveUid());
+        return detect(TaskUser.effectiveUid());
     }
 
     /** {@link #detect()} for an agent running as {@code euid} (empty: unknown). */
@@ -92,7 +93,7 @@ final class Chroot {
         if (probe.isPresent()) {
             return Result.problem(HEALTH_PREFIX + " (" + probe.get() + ")");
         }
-        int[] user = nobody();
+        TaskUser nobody = TaskUser.lookup("nobody").orElse(new TaskUser("nobody", 65534, 65534));
         List<String> bound = new ArrayList<>();
         for (String d : CHROOT_ENV) {
             if (Files.isDirectory(Path.of(d))) {
@@ -100,7 +101,7 @@ final class Chroot {
             }
         }
         return new Result(new Chroot(tools.get("unshare"), tools.get("sh"), tools.get("mount"), tools.get("chroot"),
-                tools.get("ln"), user[0], user[1], bound), null);
+                tools.get("ln"), nobody.uid(), nobody.gid(), bound), null);
     }
 
     record Result(Chroot chroot, String problem) {
@@ -271,19 +272,6 @@ final class Chroot {
         return "'" + s.replace("'", "'\\''") + "'";
     }
 
-    private static Optional<Integer> effectiveUid() {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/status"), StandardCharsets.UTF_8)) {
-                if (line.startsWith("Uid:")) {
-                    return Optional.of(Integer.parseInt(line.substring(4).trim().split("\\s+")[1]));
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // unknown: reads as not root
-        }
-        return Optional.empty();
-    }
-
     private static Optional<Path> onPath(String tool) {
         String path = System.getenv("PATH");
         for (String dir : ((path == null ? "" : path + ":") + FALLBACK_PATH).split(":")) {
@@ -320,20 +308,5 @@ final class Chroot {
             Thread.currentThread().interrupt();
             return Optional.of("interrupted while probing unshare");
         }
-    }
-
-    /** nobody's uid and primary gid from /etc/passwd; 65534:65534 when it has no such line. */
-    private static int[] nobody() {
-        try {
-            for (String line : Files.readAllLines(Path.of("/etc/passwd"), StandardCharsets.UTF_8)) {
-                String[] f = line.split(":");
-                if (f.length > 3 && f[0].equals("nobody")) {
-                    return new int[] {Integer.parseInt(f[2]), Integer.parseInt(f[3])};
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // the conventional ids below
-        }
-        return new int[] {65534, 65534};
     }
 }
