@@ -6,10 +6,10 @@ import io.drover.driver.api.DriverContext;
 import io.drover.driver.api.DriverException;
 import io.drover.driver.api.ExitResult;
 import io.drover.driver.api.TaskConfig;
+import io.drover.process.PreloadMarker;
 import io.drover.process.ProcessLeakCheck;
 import io.drover.process.TestTasks;
 import io.drover.process.WallTimers;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,7 +19,6 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * shared library the "task" wrote into its own {@code local/} dir (compiled here with gcc), named by the task's
  * {@code LD_PRELOAD} with a leading {@code //} that dodges the host-path rewrite, must never be loaded by a process
  * running as root (unshare, sh, mount, chroot), while the task itself still gets its whole environment. Runs only
- * where exec is healthy (root with namespaces: this machine and CI); needs gcc, else skipped with one line.
+ * where exec is healthy (root with namespaces: this machine and CI); needs gcc ({@link PreloadMarker}).
  */
 @ExtendWith(ProcessLeakCheck.class)
 class ExecTaskEnvTest {
@@ -81,7 +80,7 @@ class ExecTaskEnvTest {
     void aTasksLdPreloadIsNeverLoadedAsRoot() throws Exception {
         Path probe = dir.resolve("probe");
         Files.createDirectories(probe);
-        Path library = compilePreloadMarker(probe);
+        Path library = PreloadMarker.compile(probe);
         TaskConfig shape = sh("", Map.of());
         Path local = shape.taskDir().resolve("local");
         Files.createDirectories(local);
@@ -90,16 +89,13 @@ class ExecTaskEnvTest {
         TaskConfig task = sh(shape.taskId(), "echo \"FOO=$FOO\"", Map.of(
                 "FOO", "bar",
                 "LD_PRELOAD", host + "/evil.so /local/evil.so",
-                "MARKER_HOST_DIR", host));
+                PreloadMarker.DIR_VAR, host));
 
         assertThat(run(task)).isEqualTo(ExitResult.code(0));
 
         assertThat(Files.readString(task.stdoutPath())).as(Files.readString(task.stderrPath())).isEqualTo("FOO=bar\n");
-        try (Stream<Path> files = Files.list(local)) {
-            assertThat(files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("marker-uid-")))
-                    .as("who loaded the task's LD_PRELOAD library")
-                    .containsExactly("marker-uid-65534"); // the task itself, as nobody; never root (marker-uid-0)
-        }
+        assertThat(PreloadMarker.markers(local)).as("who loaded the task's LD_PRELOAD library")
+                .containsExactly("marker-uid-65534"); // the task itself, as nobody; never root (marker-uid-0)
     }
 
     @Test
@@ -129,26 +125,5 @@ class ExecTaskEnvTest {
                 .withThrowableOfType(ExecutionException.class).havingCause().isInstanceOf(DriverException.class)
                 .withMessage("exec: env 9x, a.b: not a valid environment variable name for exec (letters, digits"
                         + " and _, not starting with a digit)");
-    }
-
-    /** gcc -shared of src/test/resources/preload-marker.c into {@code dir}; skips the test without gcc. */
-    private static Path compilePreloadMarker(Path dir) throws Exception {
-        Path source = dir.resolve("preload-marker.c");
-        try (InputStream in = ExecTaskEnvTest.class.getResourceAsStream("/preload-marker.c")) {
-            Files.copy(in, source);
-        }
-        Path library = dir.resolve("preload-marker.so");
-        Process gcc;
-        try {
-            gcc = new ProcessBuilder("gcc", "-shared", "-fPIC", "-o", library.toString(), source.toString())
-                    .redirectErrorStream(true).start();
-        } catch (java.io.IOException e) {
-            Assumptions.abort("gcc is not installed: cannot build the LD_PRELOAD library of this replay");
-            throw e;
-        }
-        String out = new String(gcc.getInputStream().readAllBytes());
-        assertThat(gcc.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(gcc.exitValue()).as(out).isZero();
-        return library;
     }
 }

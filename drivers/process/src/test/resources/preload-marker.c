@@ -1,6 +1,7 @@
 /*
- * A "task-written" preload library for ExecTaskEnvTest: on load it creates marker-uid-<euid> in $MARKER_HOST_DIR
- * (a host path) and in /local (the task's directory inside the chroot), so the test sees which users ran it.
+ * A "task-written" preload library for the tests that replay LD_PRELOAD attacks (PreloadMarker): on load it
+ * creates marker-uid-<euid> in $MARKER_HOST_DIR (a host path) and in /local (an exec task's directory inside its
+ * chroot), so the test sees which users ran it.
  */
 #include <fcntl.h>
 #include <stdio.h>
