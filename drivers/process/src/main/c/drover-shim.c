@@ -2,7 +2,13 @@
  * drover-shim: outlives the agent so that a task's true exit status is recorded even when no agent runs, and
  * kills whatever the task leaves behind when it ends.
  *
- * Usage: drover-shim STATUS_FILE EXE ARGV0 [ARGS...]
+ * Usage: drover-shim [--user UID:GID] STATUS_FILE EXE ARGV0 [ARGS...]
+ *
+ * With --user (the shim runs as root), the forked child drops to UID:GID before its execve: supplementary
+ * groups become GID alone, then setgid, then setuid (real, effective and saved ids). A failed drop is reported
+ * like a failed execve ("exec E"), and the task never runs. The shim itself keeps root, so that it can still
+ * write STATUS_FILE and kill what the task leaves behind. Being static, with no dynamic loader, the shim honours
+ * no LD_PRELOAD or LD_LIBRARY_PATH of the task's environment while it runs as root.
  *
  * Started by the agent with posix_spawn as the leader of a new session (default dispositions, empty mask,
  * stdio and work dir already set). It makes itself a child subreaper (PR_SET_CHILD_SUBREAPER: every orphaned
@@ -57,6 +63,9 @@ typedef long ssize_t;
 #define SYS_execve 59
 #define SYS_exit 60
 #define SYS_wait4 61
+#define SYS_setuid 105
+#define SYS_setgid 106
+#define SYS_setgroups 116
 #define SYS_kill 62
 #define SYS_fcntl 72
 #define SYS_rt_sigpending 127
@@ -261,9 +270,56 @@ static __attribute__((noreturn)) void end_like(int st) {
     exit_now((st >> 8) & 0xff);
 }
 
+/* parses "UID:GID" (decimal); returns 0 on success */
+static int parse_ids(const char *s, long *uid, long *gid) {
+    long *out[2] = {uid, gid};
+    for (int i = 0; i < 2; i++) {
+        long v = 0;
+        int digits = 0;
+        while (*s >= '0' && *s <= '9' && digits < 10) {
+            v = v * 10 + (*s++ - '0');
+            digits++;
+        }
+        if (digits == 0 || *s != (i == 0 ? ':' : '\0')) {
+            return -1;
+        }
+        *out[i] = v;
+        s++;
+    }
+    return 0;
+}
+
+/* the child's drop to uid:gid before execve: 0, or the negated errno of the step that failed */
+static long drop_to(long uid, long gid) {
+    unsigned int groups[1] = {(unsigned int) gid};
+    long r = sys2(SYS_setgroups, 1, groups);
+    if (r == 0) {
+        r = sys1(SYS_setgid, gid);
+    }
+    if (r == 0) {
+        r = sys1(SYS_setuid, uid);
+    }
+    return r;
+}
+
 static int shim_main(int argc, char **argv, char **envp) {
+    long uid = -1;
+    long gid = -1;
+    if (argc >= 3 && argv[1][0] == '-' && argv[1][1] == '-' && argv[1][2] == 'u') {
+        const char *opt = "--user";
+        int same = 1;
+        for (int i = 0; opt[i] || argv[1][i]; i++) {
+            same = same && opt[i] == argv[1][i];
+        }
+        if (!same || parse_ids(argv[2], &uid, &gid) != 0) {
+            argc = 0; /* usage */
+        } else {
+            argc -= 2;
+            argv += 2;
+        }
+    }
     if (argc < 4) {
-        static const char usage[] = "usage: drover-shim STATUS_FILE EXE ARGV0 [ARGS...]\n";
+        static const char usage[] = "usage: drover-shim [--user UID:GID] STATUS_FILE EXE ARGV0 [ARGS...]\n";
         sys3(SYS_write, 2, usage, sizeof usage - 1);
         return 125;
     }
@@ -287,7 +343,10 @@ static int shim_main(int argc, char **argv, char **envp) {
     }
     if (pid == 0) {
         sys4(SYS_rt_sigprocmask, SIG_SETMASK, &none, 0, 8);
-        long err = sys3(SYS_execve, argv[2], argv + 3, envp);
+        long err = uid >= 0 ? drop_to(uid, gid) : 0;
+        if (err == 0) {
+            err = sys3(SYS_execve, argv[2], argv + 3, envp);
+        }
         int e = (int) -err;
         if (report[1] >= 0) {
             sys3(SYS_write, report[1], &e, sizeof e);

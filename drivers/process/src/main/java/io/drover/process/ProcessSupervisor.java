@@ -105,8 +105,7 @@ public final class ProcessSupervisor implements AutoCloseable {
         java.util.Map<String, String> env = new java.util.HashMap<>(spec.env());
         int eq = entry.indexOf('=');
         env.put(entry.substring(0, eq), entry.substring(eq + 1));
-        return new SpawnSpec(spec.command(), spec.args(), env, spec.workDir(), spec.stdout(), spec.stderr(),
-                spec.rotation(), spec.statusFile());
+        return spec.withEnv(env);
     }
 
     /**

@@ -17,9 +17,17 @@ import java.util.Map;
  * @param statusFile null: the task is the spawned process itself (its exit is known only to this agent);
  *     otherwise the task runs under the exit-status shim, which writes how it ended to this file even when no
  *     agent runs any more (see {@link ProcessSupervisor#attach}); its directory must exist
+ * @param user null: the task runs as the agent's user; otherwise (only with a {@code statusFile}, the agent being
+ *     root) the shim drops the task to this user right before its execve
  */
 public record SpawnSpec(String command, List<String> args, Map<String, String> env, Path workDir, Path stdout,
-        Path stderr, LogRotation rotation, Path statusFile) {
+        Path stderr, LogRotation rotation, Path statusFile, TaskUser user) {
+
+    /** As the agent's user. */
+    public SpawnSpec(String command, List<String> args, Map<String, String> env, Path workDir, Path stdout,
+            Path stderr, LogRotation rotation, Path statusFile) {
+        this(command, args, env, workDir, stdout, stderr, rotation, statusFile, null);
+    }
 
     /** No shim. */
     public SpawnSpec(String command, List<String> args, Map<String, String> env, Path workDir, Path stdout,
@@ -40,5 +48,13 @@ public record SpawnSpec(String command, List<String> args, Map<String, String> e
         stdout = stdout.toAbsolutePath();
         stderr = stderr.toAbsolutePath();
         statusFile = statusFile == null ? null : statusFile.toAbsolutePath();
+        if (user != null && statusFile == null) {
+            throw new IllegalArgumentException("a task user needs the shim (a status file): " + user.name());
+        }
+    }
+
+    /** This spec with {@code env} instead of its environment. */
+    public SpawnSpec withEnv(Map<String, String> env) {
+        return new SpawnSpec(command, args, env, workDir, stdout, stderr, rotation, statusFile, user);
     }
 }

@@ -98,6 +98,10 @@ final class Spawner {
         List<String> argv = new ArrayList<>(spec.args().size() + 4);
         if (spec.statusFile() != null) {
             argv.add("drover-shim");
+            if (spec.user() != null) {
+                argv.add("--user");
+                argv.add(spec.user().ids());
+            }
             argv.add(spec.statusFile().toString());
             argv.add(exe.toString());
         }

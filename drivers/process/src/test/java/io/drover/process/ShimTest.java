@@ -6,11 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.drover.driver.api.ExitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -82,6 +84,42 @@ class ShimTest {
         assertThat(exit(sh("exit 137"))).isEqualTo(ExitResult.code(137)); // a code, not a signal
         assertStatus("exit 137\n");
         assertThat(Files.exists(dir.resolve("status.tmp"))).isFalse();
+    }
+
+    @Test
+    void withAUserTheTaskRunsAsThatUserAndTheShimStaysRoot() throws Exception {
+        Assumptions.assumeTrue(TaskUser.effectiveUid().orElse(-1) == 0, "dropping to another user needs root");
+        TaskUser nobody = TaskUser.lookup("nobody").orElseThrow();
+        SupervisedProcess p = first.spawn(new SpawnSpec("sh", List.of("-c", "id -u; id -g; id -G;"
+                + " grep '^Uid:' /proc/$PPID/status | cut -f2; exit 4"), ProcessLeakCheck.env(), dir,
+                dir.resolve("out"), dir.resolve("err"), null, status(), nobody));
+
+        assertThat(exit(p)).isEqualTo(ExitResult.code(4));
+
+        assertThat(Files.readString(dir.resolve("out"))).isEqualTo(nobody.uid() + "\n" + nobody.gid() + "\n"
+                + nobody.gid() + "\n0\n"); // the last line: the shim's real uid
+        assertThat(Files.readString(status())).isEqualTo("exit 4\n");
+        assertThat(Files.getAttribute(status(), "unix:uid")).isEqualTo(0);
+    }
+
+    @Test
+    void theShimRunningAsRootIgnoresTheTasksLdPreloadAndOnlyTheDroppedTaskLoadsIt() throws Exception {
+        Assumptions.assumeTrue(TaskUser.effectiveUid().orElse(-1) == 0, "dropping to another user needs root");
+        TaskUser nobody = TaskUser.lookup("nobody").orElseThrow();
+        // the test's private dir opened so that the task, as nobody, can load the library and leave its marker
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path markers = Files.createDirectory(dir.resolve("markers"));
+        Files.setPosixFilePermissions(markers, PosixFilePermissions.fromString("rwxrwxrwx"));
+        Path library = PreloadMarker.compile(Files.createDirectory(dir.resolve("lib")));
+        Map<String, String> env = ProcessLeakCheck.env();
+        env.put("LD_PRELOAD", library.toString());
+        env.put(PreloadMarker.DIR_VAR, markers.toString());
+
+        SupervisedProcess p = first.spawn(new SpawnSpec("/bin/true", List.of(), env, dir, dir.resolve("out"),
+                dir.resolve("err"), null, status(), nobody));
+
+        assertThat(exit(p)).isEqualTo(ExitResult.code(0));
+        assertThat(PreloadMarker.markers(markers)).containsExactly("marker-uid-" + nobody.uid());
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.drover.cli.e2e;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,6 +33,10 @@ final class ChurnJobs {
     ChurnJobs(Path dir) throws Exception {
         this.dir = Files.createDirectories(dir.resolve("jobs"));
         this.marks = Files.createDirectories(dir.resolve("marks"));
+        // java tasks run as nobody when the agent is root (the java driver's default_user): they may reach and
+        // write their run counters only if the test's private temp dir is traversable and marks/ writable by all
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.setPosixFilePermissions(marks, PosixFilePermissions.fromString("rwxrwxrwx"));
         // $1 mark, $2 exit code, $3 seconds to sleep, $4 "ignore" to ignore SIGTERM and SIGINT (sleep inherits it)
         this.script = Files.writeString(marks.resolve("churn.sh"), """
                 echo "$NOMAD_ALLOC_ID $$" >> "$1.runs"

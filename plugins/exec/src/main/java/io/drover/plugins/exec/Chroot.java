@@ -1,5 +1,6 @@
 package io.drover.plugins.exec;
 
+import io.drover.process.TaskUser;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,9 +31,13 @@ import java.util.concurrent.TimeUnit;
  *   <li>the allocation's shared directory is bind-mounted (nosuid, nodev) onto {@code <task dir>/alloc};</li>
  *   <li>{@code /dev} is a small private tmpfs with binds of null, zero, full, random, urandom and tty, plus the
  *       fd, stdin, stdout and stderr links; {@code /proc} is a new proc mount (of the host's PID namespace);</li>
- *   <li>then {@code exec chroot --userspec=UID:GID <task dir>} runs the command, through {@code sh -c 'cd DIR &&
- *       exec "$@"'} when {@code work_dir} is not {@code /}.</li>
+ *   <li>then {@code exec chroot --userspec=UID:GID <task dir> /bin/sh -c '... . /.drover-env; exec "$@"'}: as
+ *       the task user, that last shell changes to {@code work_dir}, exports the task's environment from the file
+ *       {@link TaskEnvFile} wrote and execs the command.</li>
  * </ul>
+ * Every step before the drop runs as root with {@link TaskEnvFile#rootEnv}, never with the task's environment
+ * (a job's {@code LD_PRELOAD} would otherwise be loaded into {@code unshare}, {@code sh}, {@code mount} and
+ * {@code chroot} as root); the shim before them is a static program with no dynamic loader.
  */
 final class Chroot {
     /** Nomad's default {@code chroot_env}, bound rather than copied. */
@@ -62,7 +67,7 @@ final class Chroot {
 
     /** Where the host has what the wrapper needs, or why not (one line starting with {@link #HEALTH_PREFIX}). */
     static Result detect() {
-        return detect(effectiveUid());
+        return detect(TaskUser.effectiveUid());
     }
 
     /** {@link #detect()} for an agent running as {@code euid} (empty: unknown). */
@@ -88,7 +93,7 @@ final class Chroot {
         if (probe.isPresent()) {
             return Result.problem(HEALTH_PREFIX + " (" + probe.get() + ")");
         }
-        int[] user = nobody();
+        TaskUser nobody = TaskUser.lookup("nobody").orElse(new TaskUser("nobody", 65534, 65534));
         List<String> bound = new ArrayList<>();
         for (String d : CHROOT_ENV) {
             if (Files.isDirectory(Path.of(d))) {
@@ -96,7 +101,7 @@ final class Chroot {
             }
         }
         return new Result(new Chroot(tools.get("unshare"), tools.get("sh"), tools.get("mount"), tools.get("chroot"),
-                tools.get("ln"), user[0], user[1], bound), null);
+                tools.get("ln"), nobody.uid(), nobody.gid(), bound), null);
     }
 
     record Result(Chroot chroot, String problem) {
@@ -254,30 +259,17 @@ final class Chroot {
                     .append(List.of("stdin", "stdout", "stderr").get(fd)).append("\"\n");
         }
         s.append(q(mount)).append(" -t proc -o nosuid,nodev,noexec proc \"$root/proc\"\n");
-        String user = "--userspec=" + uid + ":" + gid;
-        s.append("if [ \"$cwd\" = / ]; then exec ").append(q(chroot)).append(' ').append(user)
-                .append(" \"$root\" \"$@\"; fi\n");
-        s.append("exec ").append(q(chroot)).append(' ').append(user)
-                .append(" \"$root\" /bin/sh -c 'cd \"$0\" && exec \"$@\"' \"$cwd\" \"$@\"\n");
+        // after the drop: cd to work_dir, apply the task's environment (TaskEnvFile), exec the command
+        String inner = "[ \"$0\" = / ] || cd \"$0\" || exit; unset PWD OLDPWD; . /" + TaskEnvFile.NAME
+                + "; exec \"$@\"";
+        s.append("exec ").append(q(chroot)).append(" --userspec=").append(uid).append(':').append(gid)
+                .append(" \"$root\" /bin/sh -c ").append(q(inner)).append(" \"$cwd\" \"$@\"\n");
         return s.toString();
     }
 
     /** Single-quoted for sh. */
     static String q(String s) {
         return "'" + s.replace("'", "'\\''") + "'";
-    }
-
-    private static Optional<Integer> effectiveUid() {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/status"), StandardCharsets.UTF_8)) {
-                if (line.startsWith("Uid:")) {
-                    return Optional.of(Integer.parseInt(line.substring(4).trim().split("\\s+")[1]));
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // unknown: reads as not root
-        }
-        return Optional.empty();
     }
 
     private static Optional<Path> onPath(String tool) {
@@ -316,20 +308,5 @@ final class Chroot {
             Thread.currentThread().interrupt();
             return Optional.of("interrupted while probing unshare");
         }
-    }
-
-    /** nobody's uid and primary gid from /etc/passwd; 65534:65534 when it has no such line. */
-    private static int[] nobody() {
-        try {
-            for (String line : Files.readAllLines(Path.of("/etc/passwd"), StandardCharsets.UTF_8)) {
-                String[] f = line.split(":");
-                if (f.length > 3 && f[0].equals("nobody")) {
-                    return new int[] {Integer.parseInt(f[2]), Integer.parseInt(f[3])};
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // the conventional ids below
-        }
-        return new int[] {65534, 65534};
     }
 }

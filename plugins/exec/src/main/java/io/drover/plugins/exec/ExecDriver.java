@@ -24,7 +24,7 @@ import org.pf4j.Extension;
 /**
  * Nomad's exec: runs {@code command} with {@code args} as user nobody, chrooted into its task directory, in private
  * mount and IPC namespaces (the PID and network namespaces are the host's), with the task's environment (plus the
- * agent's PATH when the task sets none), from {@code work_dir} (default {@code /}, the task directory), output
+ * agent's PATH when the task sets none; applied only after the drop to nobody, see {@link TaskEnvFile}), from {@code work_dir} (default {@code /}, the task directory), output
  * rotated into {@code <task>.stdout.N} / {@code .stderr.N} as with raw_exec. See {@link Chroot} for the wrapper.
  *
  * <p>Paths: inside the chroot the task sees Nomad's values, so environment values and arguments (and the command)
@@ -107,14 +107,21 @@ public final class ExecDriver extends ProcessTaskDriver {
             return CompletableFuture.failedFuture(new DriverException(
                     "exec: \"" + command + "\": No such file or directory in the task's chroot", false));
         }
+        List<String> badNames = TaskEnvFile.badNames(env);
+        if (!badNames.isEmpty()) {
+            return CompletableFuture.failedFuture(new DriverException("exec: env " + String.join(", ", badNames)
+                    + ": not a valid environment variable name for exec (letters, digits and _, not starting with"
+                    + " a digit)", false));
+        }
         try {
             c.prepare(taskDir, allocDir);
+            TaskEnvFile.write(taskDir, env, c.uid, c.gid);
         } catch (IOException | RuntimeException e) {
             return CompletableFuture.failedFuture(new DriverException(
                     "exec: cannot prepare the task directory: " + e.getMessage(), false, e));
         }
         SpawnSpec spec = new SpawnSpec(c.unshare, c.wrapperArgs(taskDir, allocDir, config.workDir(), command, args),
-                env, taskDir, task.stdoutPath(), task.stderrPath(), SupervisedTasks.rotation(task),
+                TaskEnvFile.rootEnv(env), taskDir, task.stdoutPath(), task.stderrPath(), SupervisedTasks.rotation(task),
                 SupervisedTasks.statusFile(task));
         return spawn(task, spec);
     }

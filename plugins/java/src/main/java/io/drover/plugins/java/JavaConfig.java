@@ -12,8 +12,9 @@ import java.util.TreeMap;
 /**
  * A java task's {@code config} block, Nomad's java driver keys: {@code jar_path} or {@code class} (exactly one),
  * {@code class_path} (with {@code class}; a string of {@code :}-separated entries as in Nomad, or a list),
- * {@code jvm_options} (list), {@code args} (list); and Drover's own {@code java_home} (an absolute path; default
- * the JDK running Drover).
+ * {@code jvm_options} (list), {@code args} (list), {@code user} (the user the JVM runs as; Nomad has it on the
+ * task, Drover in the config: see {@link TaskUsers}); and Drover's own {@code java_home} (an absolute path;
+ * default the JDK running Drover).
  *
  * <p>Paths: a relative {@code jar_path} or {@code class_path} entry is relative to the task directory (Nomad:
  * artifacts land there); an absolute one is used as is; one starting with {@value #HOME_REF} is relative to
@@ -23,8 +24,9 @@ import java.util.TreeMap;
  * it before the driver sees the config. Immutable; pure.
  */
 record JavaConfig(String jarPath, String mainClass, List<String> classPath, List<String> jvmOptions,
-        List<String> args, String javaHome) {
-    static final Set<String> KEYS = Set.of("jar_path", "class", "class_path", "jvm_options", "args", "java_home");
+        List<String> args, String javaHome, String user) {
+    static final Set<String> KEYS = Set.of("jar_path", "class", "class_path", "jvm_options", "args", "java_home",
+            "user");
     static final String HOME_REF = "${DROVER_HOME}";
     static final String HOME_PROPERTY = "drover.home";
 
@@ -88,7 +90,7 @@ record JavaConfig(String jarPath, String mainClass, List<String> classPath, List
         for (String key : config.keySet()) {
             if (!KEYS.contains(key)) {
                 problems.put(key, new ConfigProblem(key,
-                        "unknown key; java takes jar_path, class, class_path, jvm_options, args, java_home"));
+                        "unknown key; java takes jar_path, class, class_path, jvm_options, args, java_home, user"));
             }
         }
         String jarPath = string(config, "jar_path", problems);
@@ -112,6 +114,7 @@ record JavaConfig(String jarPath, String mainClass, List<String> classPath, List
         List<String> jvmOptions = strings(config, "jvm_options", problems);
         List<String> args = strings(config, "args", problems);
         String javaHome = string(config, "java_home", problems);
+        String user = string(config, "user", problems);
         if (javaHome != null && !Path.of(javaHome).isAbsolute()) {
             problems.put("java_home", new ConfigProblem("java_home", "must be an absolute path, got \"" + javaHome
                     + "\""));
@@ -135,7 +138,7 @@ record JavaConfig(String jarPath, String mainClass, List<String> classPath, List
                     + HOME_PROPERTY + " is not set (the ./drover launcher sets it to the repository root)"));
         }
         out.addAll(problems.values());
-        return new JavaConfig(jarPath, mainClass, List.copyOf(classPath), jvmOptions, args, javaHome);
+        return new JavaConfig(jarPath, mainClass, List.copyOf(classPath), jvmOptions, args, javaHome, user);
     }
 
     private static String string(Map<String, Object> config, String key, Map<String, ConfigProblem> problems) {

@@ -10,8 +10,12 @@ import io.drover.driver.api.TaskNotFoundException;
 import io.drover.process.ProcessTaskDriver;
 import io.drover.process.SpawnSpec;
 import io.drover.process.SupervisedTasks;
+import io.drover.process.TaskUser;
+import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -20,7 +24,9 @@ import org.pf4j.Extension;
 
 /**
  * Nomad's java driver: runs {@code <java_home>/bin/java <jvm_options> -jar <jar_path> <args>} or
- * {@code ... -cp <class_path> <class> <args>} as the agent's user, on the same supervision as raw_exec (its own
+ * {@code ... -cp <class_path> <class> <args>} as user {@code nobody} (or the task's {@code user}, never root unless
+ * the plugin config allows it: {@link TaskUsers}; an agent that is not root runs it as itself), on the same
+ * supervision as raw_exec (its own
  * session and process group, signals to the whole group, tree kill, rotated {@code <task>.stdout.N} /
  * {@code .stderr.N}), in the task directory, with the task's environment plus the agent's PATH when the task
  * sets none. The JDK is the one running Drover ({@code java.home}) unless the task sets {@code java_home}. On
@@ -35,6 +41,7 @@ public final class JavaDriver extends ProcessTaskDriver {
     public static final String NAME = "java";
 
     private volatile boolean enabled = true;
+    private volatile TaskUsers users;
 
     public JavaDriver() {
         super(NAME);
@@ -42,7 +49,9 @@ public final class JavaDriver extends ProcessTaskDriver {
 
     @Override
     public void init(DriverContext context) throws DriverException {
-        enabled = JavaPluginConfig.parse(context.pluginConfig()).enabled();
+        JavaPluginConfig config = JavaPluginConfig.parse(context.pluginConfig());
+        enabled = config.enabled();
+        users = TaskUsers.create(config, TaskUser.effectiveUid());
         initTasks(context);
     }
 
@@ -57,12 +66,20 @@ public final class JavaDriver extends ProcessTaskDriver {
             return DriverHealth.unhealthy("no executable java at " + java);
         }
         return DriverHealth.healthy("java " + System.getProperty("java.runtime.version", Runtime.version().toString())
-                + " (" + System.getProperty("java.vendor", "unknown vendor") + ") at " + java);
+                + " (" + System.getProperty("java.vendor", "unknown vendor") + ") at " + java
+                + (users == null ? "" : "; " + users.describeDefault()));
     }
 
     @Override
     public List<ConfigProblem> validateConfig(Map<String, Object> config) {
-        return JavaConfig.validate(config, droverHome());
+        List<ConfigProblem> problems = JavaConfig.validate(config, droverHome());
+        if (problems.isEmpty() && users != null) {
+            ConfigProblem user = users.resolve(JavaConfig.parse(config, droverHome()).user()).problem();
+            if (user != null) {
+                return List.of(user);
+            }
+        }
+        return problems;
     }
 
     @Override
@@ -77,6 +94,11 @@ public final class JavaDriver extends ProcessTaskDriver {
         } catch (IllegalArgumentException e) {
             return CompletableFuture.failedFuture(new DriverException(e.getMessage(), false));
         }
+        TaskUsers.Resolution user = users.resolve(config.user());
+        if (user.problem() != null) {
+            return CompletableFuture.failedFuture(new DriverException("invalid java config: " + user.problem().key()
+                    + ": " + user.problem().message(), false));
+        }
         Path javaHome = config.javaHomeOr(defaultJavaHome());
         Path java = javaExecutable(javaHome);
         if (!Files.isRegularFile(java) || !Files.isExecutable(java)) {
@@ -85,9 +107,18 @@ public final class JavaDriver extends ProcessTaskDriver {
             return CompletableFuture.failedFuture(new DriverException(
                     "java_home " + javaHome + " is not a JDK or JRE: " + why, false));
         }
+        if (user.dropTo() != null) {
+            try {
+                user.dropTo().own(writableDirs(task));
+            } catch (IOException | RuntimeException e) {
+                return CompletableFuture.failedFuture(new DriverException(
+                        "java: cannot prepare the task directory for user " + user.dropTo().name() + ": "
+                                + e.getMessage(), false, e));
+            }
+        }
         SpawnSpec spec = new SpawnSpec(java.toString(), config.javaArgs(task.taskDir(), home),
                 SupervisedTasks.envWithAgentPath(task), task.taskDir(), task.stdoutPath(), task.stderrPath(),
-                SupervisedTasks.rotation(task), SupervisedTasks.statusFile(task));
+                SupervisedTasks.rotation(task), SupervisedTasks.statusFile(task), user.dropTo());
         return spawn(task, spec);
     }
 
@@ -105,6 +136,25 @@ public final class JavaDriver extends ProcessTaskDriver {
             throw new DriverException(JavaPluginConfig.DISABLED_MESSAGE, false);
         }
         return tasks().recover(handle, supervisor());
+    }
+
+    /**
+     * What a task user gets, as with exec: the task's {@code local}, {@code secrets} and {@code tmp}, and the
+     * allocation's {@code data} and {@code tmp} when they exist. The task directory itself stays root's (the
+     * shim's exit record lives there).
+     */
+    private static List<Path> writableDirs(TaskConfig task) {
+        List<Path> dirs = new ArrayList<>();
+        for (String d : List.of("local", "secrets", "tmp")) {
+            dirs.add(task.taskDir().resolve(d));
+        }
+        for (String d : List.of("data", "tmp")) {
+            Path p = task.allocDir().resolve(d);
+            if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+                dirs.add(p);
+            }
+        }
+        return dirs;
     }
 
     private static Path javaExecutable(Path javaHome) {

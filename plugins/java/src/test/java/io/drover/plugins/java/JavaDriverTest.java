@@ -50,8 +50,8 @@ class JavaDriverTest {
 
     @Test
     void sigtermRunsTheShutdownHooksAndTheJvmExits143() throws Exception {
-        Path ready = dir.resolve("ready");
-        Path hook = dir.resolve("hook");
+        Path ready = JavaFixture.writableByTasks(dir).resolve("ready");
+        Path hook = ready.resolveSibling("hook");
         TaskConfig task = TestTasks.task(dir, "java/term",
                 JavaFixture.fixture("Sleeps", ready.toString(), hook.toString()), Map.of());
         await(driver.start(task));
@@ -68,8 +68,8 @@ class JavaDriverTest {
 
     @Test
     void aSecondDriverStandingForARestartedAgentReattachesToTheRunningJvmAndRecordsItsTrueExit() throws Exception {
-        Path ready = dir.resolve("ready");
-        Path hook = dir.resolve("hook");
+        Path ready = JavaFixture.writableByTasks(dir).resolve("ready");
+        Path hook = ready.resolveSibling("hook");
         TaskConfig task = TestTasks.task(dir, "java/reattach",
                 JavaFixture.fixture("Sleeps", ready.toString(), hook.toString()), Map.of());
         io.drover.driver.api.TaskHandle handle = await(driver.start(task));
@@ -139,7 +139,7 @@ class JavaDriverTest {
         assertThat(startFailure(task).getCause()).isInstanceOf(DriverException.class)
                 .hasMessage("invalid java config: class: cannot be used with jar_path (the jar's manifest names its"
                         + " main class); colour: unknown key; java takes jar_path, class, class_path, jvm_options,"
-                        + " args, java_home");
+                        + " args, java_home, user");
     }
 
     @Test
@@ -169,7 +169,7 @@ class JavaDriverTest {
                 .hasMessage("enabled: must be true or false, found \"no\"");
         assertThatThrownBy(() -> new JavaDriver().init(new DriverContext(Map.of("jvm_options", "x"), new WallTimers(),
                 "0.1.0"))).isInstanceOf(io.drover.driver.api.PluginConfigException.class)
-                .hasMessage("jvm_options: unknown key (allowed: enabled)");
+                .hasMessage("jvm_options: unknown key (allowed: allow_root, default_user, enabled)");
     }
 
     private static ExecutionException startFailure(TaskConfig task) {

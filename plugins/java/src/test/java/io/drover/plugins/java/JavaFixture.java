@@ -23,6 +23,19 @@ final class JavaFixture {
         return driver;
     }
 
+    /**
+     * {@code dir/shared}, where a child JVM running as the task user (nobody, when the tests run as root) may write:
+     * {@code dir} (a JUnit temp dir, {@code rwx------}) opened to {@code rwxr-xr-x}, the new directory to all.
+     */
+    static Path writableByTasks(Path dir) throws java.io.IOException {
+        java.nio.file.Files.setPosixFilePermissions(dir,
+                java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path shared = java.nio.file.Files.createDirectories(dir.resolve("shared"));
+        java.nio.file.Files.setPosixFilePermissions(shared,
+                java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+        return shared;
+    }
+
     /** Runs {@code io.drover.plugins.java.fixtures.<fixture>} with these arguments. */
     static Map<String, Object> fixture(String fixture, String... args) {
         return Map.of("class", "io.drover.plugins.java.fixtures." + fixture, "class_path", List.of(TEST_CLASSES),
