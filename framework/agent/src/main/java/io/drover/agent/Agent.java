@@ -16,6 +16,7 @@ import io.drover.core.state.AllocationState;
 import io.drover.core.state.TaskLifeState;
 import io.drover.core.store.JournalStore;
 import io.drover.core.store.StoreCorruptException;
+import io.drover.core.store.StoreRefusedException;
 import io.drover.core.store.StoreStall;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -179,13 +180,14 @@ public final class Agent implements AutoCloseable {
     public static final String STATE_DIR = "state";
 
     /**
-     * Opens the state store; a corrupt or unreadable one is an {@link AgentStartException} whose one-line
-     * message names the file (the agent must not start and silently drop what it cannot read).
+     * Opens the state store; a corrupt, unreadable, incomplete or untrusted one (another user's directory, a
+     * missing journal) is an {@link AgentStartException} whose one-line message names the file (the agent must not
+     * start and silently drop what it cannot read).
      */
     private static JournalStore openStore(Path dir) throws AgentStartException {
         try {
             return JournalStore.open(dir);
-        } catch (StoreCorruptException e) {
+        } catch (StoreCorruptException | StoreRefusedException e) {
             throw new AgentStartException(e.getMessage(), e);
         } catch (IOException | RuntimeException e) {
             throw new AgentStartException("cannot open the state store in " + dir + ": " + e, e);
