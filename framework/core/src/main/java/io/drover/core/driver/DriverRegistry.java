@@ -136,9 +136,11 @@ public final class DriverRegistry implements DriverCatalog, AutoCloseable {
         if (closed.get()) {
             return infos;
         }
+        Map<String, HealthProbe.Question> asked = new TreeMap<>();
+        health.forEach((name, probe) -> asked.put(name, probe.ask())); // all at once: silent ones cost one limit
         for (LoadedDriver d : drivers.values()) {
             infos.add(new DriverInfo(d.name(), d.pluginId(), d.version(), d.provider(), d.pluginPath(),
-                    health.get(d.name()).ask()));
+                    health.get(d.name()).answer(asked.get(d.name()))));
         }
         return infos;
     }

@@ -16,7 +16,8 @@ import java.util.concurrent.TimeoutException;
  * API server thread of {@code GET /v1/plugins}) waits for the answer at most {@code limit}, counted from when the
  * question in flight was asked: a health check that blocks holds the probe's one thread, never a server thread,
  * and every later caller gets "undetected" at once, naming the driver and how long it has been silent, until it
- * answers. Thread-safe; {@link #ask()} blocks at most {@code limit}.
+ * answers. Thread-safe; {@link #ask()} never blocks, {@link #answer} blocks at most {@code limit}: a caller asks
+ * every driver first, then collects, so several silent drivers cost one limit, not one each.
  */
 final class HealthProbe implements AutoCloseable {
     private final LoadedDriver driver;
@@ -36,29 +37,34 @@ final class HealthProbe implements AutoCloseable {
         thread.allowCoreThreadTimeOut(true);
     }
 
-    /** The driver's health, or "undetected" naming the driver when it has not answered within the limit. */
-    DriverHealth ask() {
-        CompletableFuture<DriverHealth> answer;
-        long asked;
-        synchronized (this) {
-            if (inFlight == null || inFlight.isDone()) {
-                CompletableFuture<DriverHealth> next = new CompletableFuture<>();
-                try {
-                    thread.execute(() -> next.complete(check()));
-                } catch (RejectedExecutionException e) {
-                    return DriverHealth.unhealthy("driver \"" + driver.name() + "\" is shut down");
-                }
-                inFlight = next;
-                askedAt = System.nanoTime();
+    /** A health check asked (or joined, when one is in flight) and when it was asked. */
+    record Question(CompletableFuture<DriverHealth> answer, long askedAt) {}
+
+    /** Starts a health check, or joins the one in flight; never blocks. */
+    synchronized Question ask() {
+        if (inFlight == null || inFlight.isDone()) {
+            CompletableFuture<DriverHealth> next = new CompletableFuture<>();
+            try {
+                thread.execute(() -> next.complete(check()));
+            } catch (RejectedExecutionException e) {
+                next.complete(DriverHealth.unhealthy("driver \"" + driver.name() + "\" is shut down"));
             }
-            answer = inFlight;
-            asked = askedAt;
+            inFlight = next;
+            askedAt = System.nanoTime();
         }
-        long left = limit.toNanos() - (System.nanoTime() - asked);
+        return new Question(inFlight, askedAt);
+    }
+
+    /**
+     * The answer to {@code q}, waited for until {@code limit} after it was asked, else "undetected" naming the
+     * driver. Blocks at most the limit.
+     */
+    DriverHealth answer(Question q) {
+        long left = limit.toNanos() - (System.nanoTime() - q.askedAt());
         try {
-            return answer.get(Math.max(0, left), TimeUnit.NANOSECONDS);
+            return q.answer().get(Math.max(0, left), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
-            long silent = Duration.ofNanos(System.nanoTime() - asked).toSeconds();
+            long silent = Duration.ofNanos(System.nanoTime() - q.askedAt()).toSeconds();
             return new DriverHealth(DriverHealth.State.UNDETECTED, "health check of driver \"" + driver.name()
                     + "\" (plugin \"" + driver.pluginId() + "\") did not answer within "
                     + PluginCallLimits.show(limit) + (silent > limit.toSeconds() ? " (silent for " + silent + "s)" : ""));
