@@ -3,6 +3,7 @@ package io.drover.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.drover.agent.hostile.BlockingStartPlugin;
 import io.drover.agent.hostile.HostileDriver;
 import io.drover.core.config.ClientConfig;
 import io.drover.core.event.TaskEvent;
@@ -25,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * the mock plugin: 17 concurrent {@code GET /v1/plugins} while its health() blocks (they took the API down) all
  * answer within the health limit, naming the plugin; a job whose validateConfig blocks gets a 400 naming the
  * driver (the PUT was reset); a task whose start throws an Error fails at once with it, well before
- * driver_start_timeout (it waited for it), and the next one too. The API keeps serving throughout.
+ * driver_start_timeout (it waited for it), and the next one too. The API keeps serving throughout. A plugin whose
+ * {@code Plugin.start()} blocks (the agent's start waited for it) is skipped after 10 s with a line naming it.
  */
 class HostilePluginAgentTest {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
@@ -101,6 +103,26 @@ class HostilePluginAgentTest {
                 .keySet().stream().noneMatch(t -> t.isAlive() && (t.getName().startsWith("drover-health-")
                         || t.getName().startsWith("drover-driver-hostile"))));
         assertThat(ProcessHandle.current().children().toList()).as("no process left").isEmpty();
+    }
+
+    @Test
+    void aPluginWhoseStartBlocksIsSkippedAfterTenSecondsNamingIt() throws Exception {
+        Path plugins = Files.createDirectories(tmp.resolve("plugins"));
+        Path jar = PluginJar.plugin("slow-start").attribute("Plugin-Class", BlockingStartPlugin.class.getName())
+                .classesOf(HostileDriver.class).extension(HostileDriver.class).writeTo(plugins.resolve("slow.jar"));
+
+        long t0 = System.nanoTime();
+        // bounded here too: on a loader that waits for the plugin, the start never returns
+        CompletableFuture<TestAgent> start = CompletableFuture.supplyAsync(() -> call(() -> TestAgent.start(tmp)));
+        try (TestAgent api = start.get(60, TimeUnit.SECONDS)) {
+            long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+            assertThat(ms).as("one limit, not a hang").isBetween(10_000L, 40_000L);
+            assertThat(api.agent.pluginProblems()).containsExactly(jar + ": Plugin.start() of plugin \"slow-start\" "
+                    + "did not return within 10s: the agent starts without it; skipped");
+            assertThat(api.agent.drivers()).extracting(d -> d.name()).containsExactly("mock");
+        }
+        Await.until("the abandoned start is interrupted and ends", () -> Thread.getAllStackTraces().keySet().stream()
+                .noneMatch(t -> t.isAlive() && t.getName().startsWith("drover-plugin-start-")));
     }
 
     private interface Call<T> {
