@@ -16,6 +16,7 @@ import io.drover.core.state.AllocationState;
 import io.drover.core.state.TaskLifeState;
 import io.drover.core.store.JournalStore;
 import io.drover.core.store.StoreCorruptException;
+import io.drover.core.store.StoreRefusedException;
 import io.drover.core.store.StoreStall;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -46,6 +47,7 @@ public final class Agent implements AutoCloseable {
 
     private final EngineRuntime runtime;
     private final DriverRegistry registry; // null when no plugins were loaded
+    private final List<String> pluginProblems;
     private final Engine engine;
     private final JobRegistry jobs;
     private final HttpApi http;
@@ -55,8 +57,10 @@ public final class Agent implements AutoCloseable {
     private final ExecutorService gcThread;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private Agent(EngineRuntime runtime, DriverRegistry registry, Engine engine, JobRegistry jobs, HttpApi http,
-            Path dataDir, JournalStore store, GarbageCollector gc, ExecutorService gcThread) {
+    private Agent(EngineRuntime runtime, DriverRegistry registry, List<String> pluginProblems, Engine engine,
+            JobRegistry jobs, HttpApi http, Path dataDir, JournalStore store, GarbageCollector gc,
+            ExecutorService gcThread) {
+        this.pluginProblems = pluginProblems;
         this.store = store;
         this.gc = gc;
         this.gcThread = gcThread;
@@ -93,7 +97,9 @@ public final class Agent implements AutoCloseable {
         JournalStore store = openStore(dataDir.resolve(STATE_DIR));
         long tStore = System.nanoTime();
         EngineRuntime runtime = EngineRuntime.real(Math.max(2, Runtime.getRuntime().availableProcessors()));
-        DriverRegistry registry = loadDrivers(config, runtime);
+        List<String> pluginDirProblems = new java.util.ArrayList<>();
+        DriverRegistry registry = loadDrivers(config, runtime, pluginDirProblems);
+        List<String> pluginProblems = registry != null ? registry.problems() : List.copyOf(pluginDirProblems);
         if (registry != null && !registry.configProblems().isEmpty()) {
             registry.close();
             closeQuietly(runtime);
@@ -144,7 +150,7 @@ public final class Agent implements AutoCloseable {
         try {
             http = HttpApi.start(new HttpApi.Services(engine, jobs, catalog,
                     () -> registry != null ? registry.drivers() : List.<DriverInfo>of(), dataDir, gc,
-                    () -> store.stall().map(Agent::refusal)),
+                    () -> store.stall().map(Agent::refusal), () -> pluginProblems),
                     config.bindAddr(), config.httpPort(), config.aclToken());
         } catch (IOException | RuntimeException e) {
             collector.close();
@@ -164,7 +170,7 @@ public final class Agent implements AutoCloseable {
             LOG.warn("the API listens on {} without a token: anyone who reaches it can run jobs here; "
                     + "set acl {{ token = \"...\" }} or bind_addr = \"127.0.0.1\"", config.bindAddr());
         }
-        return new Agent(runtime, registry, engine, jobs, http, dataDir, store, collector, gcThread);
+        return new Agent(runtime, registry, pluginProblems, engine, jobs, http, dataDir, store, collector, gcThread);
     }
 
     private static long ms(long nanos) {
@@ -175,13 +181,14 @@ public final class Agent implements AutoCloseable {
     public static final String STATE_DIR = "state";
 
     /**
-     * Opens the state store; a corrupt or unreadable one is an {@link AgentStartException} whose one-line
-     * message names the file (the agent must not start and silently drop what it cannot read).
+     * Opens the state store; a corrupt, unreadable, incomplete or untrusted one (another user's directory, a
+     * missing journal) is an {@link AgentStartException} whose one-line message names the file (the agent must not
+     * start and silently drop what it cannot read).
      */
     private static JournalStore openStore(Path dir) throws AgentStartException {
         try {
             return JournalStore.open(dir);
-        } catch (StoreCorruptException e) {
+        } catch (StoreCorruptException | StoreRefusedException e) {
             throw new AgentStartException(e.getMessage(), e);
         } catch (IOException | RuntimeException e) {
             throw new AgentStartException("cannot open the state store in " + dir + ": " + e, e);
@@ -196,7 +203,8 @@ public final class Agent implements AutoCloseable {
         }
     }
 
-    private static DriverRegistry loadDrivers(AgentConfig config, EngineRuntime runtime) {
+    /** Loads the drivers; a refused plugin_dir is added to {@code dirProblems} (and logged) and gives null. */
+    private static DriverRegistry loadDrivers(AgentConfig config, EngineRuntime runtime, List<String> dirProblems) {
         Path dir = config.pluginDir();
         if (dir == null) {
             LOG.warn("plugin_dir is not set: no drivers loaded");
@@ -204,8 +212,8 @@ public final class Agent implements AutoCloseable {
         }
         Optional<String> problem = DirChecks.pluginDirProblem(dir);
         if (problem.isPresent()) {
-            LOG.warn("{}: refusing to load plugins from it (anyone who can write there could run code in the "
-                    + "agent); no drivers loaded; chmod go-w it", problem.get());
+            LOG.warn(problem.get());
+            dirProblems.add(problem.get());
             return null;
         }
         DriverRegistry registry = DriverRegistry.load(dir, config.plugins(), runtime.timers());
@@ -293,9 +301,12 @@ public final class Agent implements AutoCloseable {
         return registry != null ? registry.drivers() : List.of();
     }
 
-    /** Problems met while loading plugins (one line each); empty when none or no plugins loaded. */
+    /**
+     * Problems met while loading plugins, one line each: the plugin_dir refused (then no driver is loaded), or
+     * each JAR skipped; empty when none. Also served by {@code GET /v1/plugins/problems}.
+     */
     public List<String> pluginProblems() {
-        return registry != null ? registry.problems() : List.of();
+        return pluginProblems;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.drover.agent;
 
+import io.drover.core.fs.FileTrust;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -59,12 +60,15 @@ final class DirChecks {
     }
 
     /**
-     * @return the reason to refuse {@code dir} as plugin_dir: writable by group or others (anyone who can
-     *     drop a JAR there runs code in the agent), else empty
+     * @return the reason to refuse {@code dir} as plugin_dir, one line: owned by another user than the agent's or
+     *     root, or writable by group or others (anyone who can drop or replace a JAR there runs code in the
+     *     agent), else empty
      */
     static Optional<String> pluginDirProblem(Path dir) {
-        return openTo(dir, PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_WRITE)
-                .map(mode -> "plugin_dir " + dir + " is writable by other users (" + mode + ")");
+        return FileTrust.problem(dir, FileTrust.Owners.AGENT_OR_ROOT).map(why -> "plugin_dir " + dir + " is " + why
+                + ": refusing to load plugins from it (anyone who can write there could run code in the agent); "
+                + "no drivers loaded; " + (why.startsWith("owned") ? "chown it to the agent's user or root"
+                        : "chmod go-w it"));
     }
 
     private static Optional<String> openTo(Path dir, PosixFilePermission... bad) {

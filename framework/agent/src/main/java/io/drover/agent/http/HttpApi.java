@@ -26,11 +26,11 @@ public final class HttpApi implements AutoCloseable {
     /**
      * What the API serves. {@code gcTrigger} runs on a server thread and must only schedule work.
      * {@code writesRefused} gives the one-line reason why changes cannot be recorded now (empty when they can):
-     * requests that change state then get 503.
+     * requests that change state then get 503. {@code pluginProblems} are the plugin loading problems, one line each.
      */
     public record Services(Engine engine, JobRegistry jobs, DriverCatalog drivers,
             Supplier<List<DriverInfo>> driverInfo, Path dataDir, Runnable gcTrigger,
-            Supplier<Optional<String>> writesRefused) {}
+            Supplier<Optional<String>> writesRefused, Supplier<List<String>> pluginProblems) {}
 
     /** Builds the routes and starts serving on {@code bindAddr:port} (0: an ephemeral port). */
     public static HttpApi start(Services s, String bindAddr, int port, String aclToken) throws IOException {
@@ -40,7 +40,7 @@ public final class HttpApi implements AutoCloseable {
         new JobsHandler(s.jobs(), s.drivers()).addRoutes(router);
         new AllocationsHandler(s.engine(), lookup).addRoutes(router);
         new LogsHandler(s.engine(), lookup, s.dataDir(), followers).addRoutes(router);
-        new SystemHandler(s.gcTrigger(), s.driverInfo()).addRoutes(router);
+        new SystemHandler(s.gcTrigger(), s.driverInfo(), s.pluginProblems()).addRoutes(router);
         try {
             return new HttpApi(ApiServer.start(bindAddr, port, router, aclToken, s.writesRefused()), followers);
         } catch (IOException | RuntimeException e) {

@@ -10,7 +10,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Agent-wide routes: {@code PUT|POST /v1/system/gc} (schedules a client GC pass that destroys every terminal
- * allocation, keeping its record, and answers at once), {@code GET /v1/plugins} and {@code GET /v1/agent/health} (Nomad's shape
+ * allocation, keeping its record, and answers at once), {@code GET /v1/plugins}, {@code GET /v1/plugins/problems}
+ * ({@code {"Problems": ["<line>", ...]}}: a refused plugin_dir, each skipped JAR) and {@code GET /v1/agent/health} (Nomad's shape
  * {@code {"client": {"ok": true, "message": "ok"}}}).
  */
 public final class SystemHandler {
@@ -18,15 +19,18 @@ public final class SystemHandler {
 
     private final Runnable gcTrigger;
     private final Supplier<List<DriverInfo>> drivers;
+    private final Supplier<List<String>> problems;
 
-    SystemHandler(Runnable gcTrigger, Supplier<List<DriverInfo>> drivers) {
+    SystemHandler(Runnable gcTrigger, Supplier<List<DriverInfo>> drivers, Supplier<List<String>> problems) {
         this.gcTrigger = gcTrigger;
         this.drivers = drivers;
+        this.problems = problems;
     }
 
     public void addRoutes(Router router) {
         router.add("PUT,POST", "/v1/system/gc", this::gc)
                 .add("GET", "/v1/plugins", this::plugins)
+                .add("GET", "/v1/plugins/problems", req -> req.respond(200, Map.of("Problems", problems.get())))
                 .add("GET", "/v1/agent/health", req -> req.respond(200,
                         Map.of("client", Map.of("ok", true, "message", "ok"))));
     }

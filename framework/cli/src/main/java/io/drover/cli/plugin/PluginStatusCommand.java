@@ -19,14 +19,17 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /**
- * {@code drover plugin status}: asks the running agent ({@code GET /v1/plugins}) for its driver plugins. With
+ * {@code drover plugin status}: asks the running agent ({@code GET /v1/plugins}) for its driver plugins, and
+ * prints what it could not load ({@code GET /v1/plugins/problems}: a refused plugin_dir, skipped JARs) as
+ * warnings on stderr. With
  * {@code -config FILE} it instead loads that config's plugin directory in this process (no agent needed): a
  * check of a plugin_dir before an agent uses it; plugins that could not load are then warnings on stderr.
  */
 @Command(name = "status",
         sortOptions = false,
         mixinStandardHelpOptions = true,
-        description = {"Lists the agent's driver plugins with version and health.",
+        description = {"Lists the agent's driver plugins with version and health; what the agent could not load "
+                + "(a refused plugin_dir, skipped JARs) is reported as warnings on stderr.",
             "With -config: loads that config's plugin_dir in this process instead (no agent needed); plugins "
                     + "that cannot be loaded are reported as warnings on stderr."})
 public final class PluginStatusCommand implements Callable<Integer> {
@@ -49,6 +52,9 @@ public final class PluginStatusCommand implements Callable<Integer> {
 
     private int remote() {
         JsonNode plugins = api.client(ctx).get("/v1/plugins");
+        for (JsonNode problem : api.client(ctx).get("/v1/plugins/problems").path("Problems")) {
+            ctx.err().println("Warning: " + problem.asText());
+        }
         if (plugins.isEmpty()) {
             ctx.out().println("No driver plugins loaded by the agent");
             return ExitCodes.OK;

@@ -1,7 +1,6 @@
 package io.drover.core.driver;
 
 import io.drover.core.config.AgentConfig;
-import io.drover.driver.api.DriverHealth;
 import io.drover.driver.api.TaskDriver;
 import io.drover.driver.api.Timers;
 import java.nio.file.Path;
@@ -36,14 +35,16 @@ public final class DriverRegistry implements DriverCatalog, AutoCloseable {
     private final Map<String, LoadedDriver> drivers; // sorted by name
     private final DroverPluginManager manager; // null when no plugin was loaded
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final Map<String, HealthProbe> health = new TreeMap<>(); // fixed after construction
 
     private DriverRegistry(Path pluginDir, List<String> problems, List<PluginConfigProblem> configProblems,
-            Map<String, LoadedDriver> drivers, DroverPluginManager manager) {
+            Map<String, LoadedDriver> drivers, DroverPluginManager manager, PluginCallLimits limits) {
         this.pluginDir = pluginDir;
         this.problems = List.copyOf(problems);
         this.configProblems = List.copyOf(configProblems);
         this.drivers = Collections.unmodifiableMap(new TreeMap<>(drivers));
         this.manager = manager;
+        this.drivers.forEach((name, d) -> health.put(name, new HealthProbe(d, limits.health())));
     }
 
     /**
@@ -54,11 +55,21 @@ public final class DriverRegistry implements DriverCatalog, AutoCloseable {
      */
     public static DriverRegistry load(Path pluginDir, Map<String, Map<String, Object>> pluginConfigs,
             Timers timers) {
-        PluginDirLoader loader = new PluginDirLoader(pluginDir, pluginConfigs, timers);
+        return load(pluginDir, pluginConfigs, timers, PluginCallLimits.DEFAULT);
+    }
+
+    /**
+     * As {@link #load(Path, Map, Timers)}, with each call into a plugin bounded by {@code limits}: a plugin whose
+     * {@code Plugin.start()}, driver constructor, {@code name()} or {@code init} does not return in time is a
+     * problem line naming it (and is skipped), so a blocking plugin delays the start by at most the limit.
+     */
+    public static DriverRegistry load(Path pluginDir, Map<String, Map<String, Object>> pluginConfigs,
+            Timers timers, PluginCallLimits limits) {
+        PluginDirLoader loader = new PluginDirLoader(pluginDir, pluginConfigs, timers, limits);
         DroverPluginManager manager = loader.load();
         Map<String, LoadedDriver> isolated = new java.util.LinkedHashMap<>();
-        loader.drivers().forEach((name, d) -> isolated.put(name, bundled(d) ? d : d.isolated(START_THREADS)));
-        return new DriverRegistry(pluginDir, loader.problems(), loader.configProblems(), isolated, manager);
+        loader.drivers().forEach((name, d) -> isolated.put(name, bundled(d) ? d : d.isolated(START_THREADS, limits)));
+        return new DriverRegistry(pluginDir, loader.problems(), loader.configProblems(), isolated, manager, limits);
     }
 
     /**
@@ -116,15 +127,20 @@ public final class DriverRegistry implements DriverCatalog, AutoCloseable {
 
     /**
      * The loaded drivers, sorted by name, with their health asked now ({@link TaskDriver#health()}; a health
-     * check that throws reads as unhealthy). Empty once closed.
+     * check that throws reads as unhealthy). Each health is asked on its driver's own probe thread
+     * ({@link HealthProbe}) and waited for at most {@link PluginCallLimits#health()}: one that blocks reads as
+     * undetected, naming the driver, and never holds the caller longer. Empty once closed.
      */
     public List<DriverInfo> drivers() {
         List<DriverInfo> infos = new ArrayList<>();
         if (closed.get()) {
             return infos;
         }
+        Map<String, HealthProbe.Question> asked = new TreeMap<>();
+        health.forEach((name, probe) -> asked.put(name, probe.ask())); // all at once: silent ones cost one limit
         for (LoadedDriver d : drivers.values()) {
-            infos.add(new DriverInfo(d.name(), d.pluginId(), d.version(), d.provider(), d.pluginPath(), health(d)));
+            infos.add(new DriverInfo(d.name(), d.pluginId(), d.version(), d.provider(), d.pluginPath(),
+                    health.get(d.name()).answer(asked.get(d.name()))));
         }
         return infos;
     }
@@ -163,17 +179,9 @@ public final class DriverRegistry implements DriverCatalog, AutoCloseable {
                 // a driver that fails to close must not keep the others open
             }
         }
+        health.values().forEach(HealthProbe::close);
         if (manager != null) {
             manager.stopAndUnloadAll();
-        }
-    }
-
-    private static DriverHealth health(LoadedDriver d) {
-        try {
-            DriverHealth health = DriverFactory.withLoader(d.classLoader(), d.driver()::health);
-            return health != null ? health : DriverHealth.unhealthy("health check returned nothing");
-        } catch (RuntimeException | LinkageError e) {
-            return DriverHealth.unhealthy("health check failed: " + Problems.describe(e));
         }
     }
 }

@@ -8,6 +8,8 @@ import java.util.List;
 import org.pf4j.DefaultPluginManager;
 import org.pf4j.ManifestPluginDescriptorFinder;
 import org.pf4j.PluginDescriptorFinder;
+import org.pf4j.PluginState;
+import org.pf4j.PluginStateEvent;
 import org.pf4j.PluginStatusProvider;
 import org.pf4j.PluginWrapper;
 import org.pf4j.RuntimeMode;
@@ -66,10 +68,38 @@ final class DroverPluginManager extends DefaultPluginManager {
         return plugin;
     }
 
-    /** Resolves dependencies and starts what resolved; plugins that fail to start end up FAILED. */
-    void resolveAndStart() {
+    /**
+     * Resolves dependencies and starts what resolved, in resolution order, each {@code Plugin.start()} bounded by
+     * {@code limit} ({@link BoundedCall}): a plugin whose start throws (an Error too) or does not return in time
+     * ends up FAILED with the reason as its failed exception ({@link BoundedCall.Timeout} for the latter) and the
+     * others still start. Replaces PF4J's {@code startPlugins()}, which waits forever and lets an Error through.
+     */
+    void resolveAndStart(java.time.Duration limit) {
         resolvePlugins();
-        startPlugins();
+        for (PluginWrapper plugin : new ArrayList<>(resolvedPlugins)) {
+            PluginState state = plugin.getPluginState();
+            if (state.isDisabled() || state.isStarted()) {
+                continue;
+            }
+            String id = plugin.getPluginId();
+            try {
+                BoundedCall.call("drover-plugin-start-" + id, plugin.getPluginClassLoader(), limit,
+                        "Plugin.start() of plugin \"" + id + "\"", () -> {
+                            plugin.getPlugin().start();
+                            return null;
+                        });
+                plugin.setPluginState(PluginState.STARTED);
+                plugin.setFailedException(null);
+                startedPlugins.add(plugin);
+            } catch (BoundedCall.Timeout e) {
+                plugin.setPluginState(PluginState.FAILED);
+                plugin.setFailedException(e);
+            } catch (BoundedCall.Failed e) {
+                plugin.setPluginState(PluginState.FAILED);
+                plugin.setFailedException(e.getCause());
+            }
+            firePluginStateEvent(new PluginStateEvent(this, plugin, state));
+        }
     }
 
     /** Whether the plugin's Plugin-Requires accepts this Drover. */

@@ -7,9 +7,12 @@ import java.nio.file.Path;
 record LoadedDriver(String name, TaskDriver driver, String pluginId, String version, String provider,
         Path pluginPath, ClassLoader classLoader) {
 
-    /** The same driver with its plugin's starts on its own pool of at most {@code threads} threads. */
-    LoadedDriver isolated(int threads) {
-        return new LoadedDriver(name, new IsolatedDriver(driver, name, classLoader, threads), pluginId, version,
-                provider, pluginPath, classLoader);
+    /**
+     * The same driver with its plugin's starts on its own pool of at most {@code threads} threads, and its
+     * {@code validateConfig} bounded by {@code limits}.
+     */
+    LoadedDriver isolated(int threads, PluginCallLimits limits) {
+        return new LoadedDriver(name, new IsolatedDriver(driver, name, classLoader, threads, limits.validate()),
+                pluginId, version, provider, pluginPath, classLoader);
     }
 }

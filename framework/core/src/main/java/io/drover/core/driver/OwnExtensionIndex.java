@@ -1,9 +1,7 @@
 package io.drover.core.driver;
 
 import io.drover.driver.api.TaskDriver;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
@@ -44,10 +42,10 @@ final class OwnExtensionIndex {
     private static void read(URL url, Set<String> names) throws IOException {
         var connection = url.openConnection();
         connection.setUseCaches(false); // a cached JarFile would keep the plugin JAR open after unload
-        try (BufferedReader reader = new BufferedReader(
-                new InputStreamReader(connection.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = reader.readLine()) != null) {
+        try (var in = connection.getInputStream()) {
+            // PluginJarCheck refused a JAR whose index inflates past the limit; read with it all the same
+            String text = new String(in.readNBytes(JarBounds.MAX_TEXT_BYTES), StandardCharsets.UTF_8);
+            for (String line : text.split("\\R")) {
                 int comment = line.indexOf('#');
                 String name = (comment >= 0 ? line.substring(0, comment) : line).strip();
                 if (!name.isEmpty()) {

@@ -36,9 +36,13 @@ final class PluginDirLoader {
     private final Map<String, LoadedDriver> drivers = new LinkedHashMap<>();
     private final List<PluginConfigProblem> configProblems = new ArrayList<>();
 
-    PluginDirLoader(Path pluginDir, Map<String, Map<String, Object>> pluginConfigs, Timers timers) {
+    private final PluginCallLimits limits;
+
+    PluginDirLoader(Path pluginDir, Map<String, Map<String, Object>> pluginConfigs, Timers timers,
+            PluginCallLimits limits) {
         this.pluginDir = pluginDir;
         this.factory = new DriverFactory(pluginConfigs, timers);
+        this.limits = limits;
     }
 
     /** Problems of the directory, then of each file, in file-name order. */
@@ -82,7 +86,7 @@ final class PluginDirLoader {
             loadOne(manager, jar).ifPresent(id -> loaded.put(jar, id));
         }
         try {
-            manager.resolveAndStart();
+            manager.resolveAndStart(limits.start());
         } catch (RuntimeException | LinkageError e) {
             dirProblems.add("plugin_dir " + pluginDir + ": resolving plugins failed: " + Problems.describe(e)
                     + "; no plugin started");
@@ -170,6 +174,8 @@ final class PluginDirLoader {
             // PF4J's factory logs why and returns null; start() then fails with an NPE on it
             reason = "plugin \"" + id + "\": its Plugin-Class " + plugin.getDescriptor().getPluginClass()
                     + " cannot be created (missing, abstract, not an org.pf4j.Plugin, or its constructor failed)";
+        } else if (state == PluginState.FAILED && plugin.getFailedException() instanceof BoundedCall.Timeout t) {
+            reason = t.getMessage() + ": the agent starts without it";
         } else if (state == PluginState.FAILED && plugin.getFailedException() != null) {
             reason = "plugin \"" + id + "\" failed to start: " + Problems.describe(plugin.getFailedException());
         } else {
@@ -224,15 +230,22 @@ final class PluginDirLoader {
 
     private void addDriver(Path jar, PluginWrapper plugin, Class<? extends TaskDriver> type) {
         try {
-            TaskDriver driver = factory.create(type);
-            String name = factory.name(driver);
+            String id = plugin.getPluginId();
+            TaskDriver driver = bounded("drover-plugin-create-" + id, plugin, limits.init(),
+                    "creating driver class " + type.getName() + " of plugin \"" + id + "\"", () -> factory.create(type));
+            String name = bounded("drover-plugin-create-" + id, plugin, limits.init(),
+                    "name() of driver class " + type.getName() + " of plugin \"" + id + "\"", () -> factory.name(driver));
             LoadedDriver other = drivers.get(name);
             if (other != null) {
                 problem(jar, "driver \"" + name + "\" (" + type.getName()
                         + ") is already provided by " + other.pluginPath());
                 return;
             }
-            factory.init(name, driver);
+            bounded("drover-plugin-init-" + name, plugin, limits.init(),
+                    "init() of driver \"" + name + "\" (plugin \"" + id + "\")", () -> {
+                        factory.init(name, driver);
+                        return null;
+                    });
             String provider = plugin.getDescriptor().getProvider();
             drivers.put(name, new LoadedDriver(name, driver, plugin.getPluginId(), plugin.getDescriptor().getVersion(),
                     provider == null ? "" : provider, jar, plugin.getPluginClassLoader()));
@@ -242,5 +255,25 @@ final class PluginDirLoader {
         } catch (DriverFactory.Failure f) {
             problem(jar, f.getMessage());
         }
+    }
+
+    /** A step of the factory's, run by {@link BoundedCall}: a time-out or an Error becomes a Failure. */
+    private static <T> T bounded(String thread, PluginWrapper plugin, java.time.Duration limit, String what,
+            FactoryStep<T> step) throws DriverFactory.Failure {
+        try {
+            return BoundedCall.call(thread, plugin.getPluginClassLoader(), limit, what, step::run);
+        } catch (BoundedCall.Timeout e) {
+            throw new DriverFactory.Failure(e.getMessage() + ": the agent starts without it");
+        } catch (BoundedCall.Failed e) {
+            if (e.getCause() instanceof DriverFactory.Failure f) {
+                throw f;
+            }
+            throw new DriverFactory.Failure(what + " failed: " + Problems.describe(e.getCause()));
+        }
+    }
+
+    /** One step of creating a driver. */
+    private interface FactoryStep<T> {
+        T run() throws DriverFactory.Failure;
     }
 }

@@ -25,7 +25,10 @@ final class Journal implements Closeable {
         this.durableEnd = channel.position();
     }
 
-    /** Creates (or resets a torn-at-birth) journal of generation {@code gen}: magic written and synced. */
+    /**
+     * Creates (or resets a torn-at-birth) journal of generation {@code gen}: magic written and synced, then the
+     * store's marker records {@code gen} as the newest generation (so its loss is noticed at open).
+     */
     static Journal create(StoreFiles files, long gen) throws IOException {
         Path path = files.journal(gen);
         FileChannel ch = StoreFiles.openForWrite(path, false);
@@ -36,6 +39,7 @@ final class Journal implements Closeable {
                 ch.write(magic);
             }
             ch.force(true);
+            files.markGen(gen);
             files.syncDir();
             return new Journal(gen, path, ch);
         } catch (IOException e) {

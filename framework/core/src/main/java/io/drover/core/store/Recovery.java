@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.OptionalLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,6 +36,10 @@ final class Recovery {
             snapshotGen = Snapshots.read(files.snapshot(), codec, image);
         }
         List<Long> gens = files.journalGens();
+        OptionalLong marked = files.markedGen();
+        if (marked.isPresent()) {
+            checkNothingMissing(files, marked.getAsLong(), snapshotGen, gens);
+        }
         Journal active = null;
         for (int i = 0; i < gens.size(); i++) {
             long gen = gens.get(i);
@@ -62,9 +67,34 @@ final class Recovery {
         }
         if (active == null) {
             active = Journal.create(files, snapshotGen + 1);
+        } else if (marked.isEmpty() || marked.getAsLong() != active.gen()) {
+            files.markGen(active.gen()); // a store written before the marker existed
+            files.syncDir();
         } else if (dirChanged) {
             files.syncDir();
         }
         return new Recovered(image, active);
     }
+
+    /**
+     * Refuses to open when a file the marker says was written is gone: the journal of the marked generation
+     * (unless the snapshot covers it), or the snapshot once compaction has run (generation above 1). Starting
+     * anyway would silently drop every allocation it held.
+     */
+    private static void checkNothingMissing(StoreFiles files, long marked, long snapshotGen, List<Long> gens)
+            throws StoreRefusedException {
+        String what = files.marker() + " says generation " + marked + " was written";
+        if (marked > 1 && !Files.exists(files.snapshot())) {
+            throw new StoreRefusedException("state store: " + files.snapshot() + " is missing (" + what
+                    + ", so a snapshot was made); " + REFUSAL);
+        }
+        if (marked > snapshotGen && !gens.contains(marked)) {
+            throw new StoreRefusedException("state store: " + files.journal(marked) + " is missing (" + what
+                    + (snapshotGen > 0 ? " and " + files.snapshot() + " covers only up to " + snapshotGen : "")
+                    + "); " + REFUSAL);
+        }
+    }
+
+    private static final String REFUSAL = "refusing to open rather than start without the allocations it held "
+            + "(put the file back, or move the store directory aside to start empty)";
 }
