@@ -9,7 +9,8 @@ import java.util.Map;
  * @param dataDir null when unset ({@code drover run} then uses a temp dir)
  * @param pluginDir null when unset (the launcher's default, {@code plugins/dist})
  * @param plugins each {@code plugin "name" { config { ... } }} block: driver name to its config map
- * @param aclToken {@code acl { token = "..." }}: when set, every HTTP API request must carry it; null when unset
+ * @param aclToken {@code acl { token = "..." }}: when set, every HTTP API request must carry it; null when unset;
+ *     otherwise it must pass {@link AclToken#problem} (no empty, blank or short token)
  * @param source the file and the lines of the keys it sets ({@link ConfigSource#NONE} for defaults); kept last so
  *     that older constructor calls only need an overload
  */
@@ -27,8 +28,9 @@ public record AgentConfig(
     public AgentConfig {
         source = source == null ? ConfigSource.NONE : source;
         plugins = Map.copyOf(plugins);
-        if (aclToken != null && aclToken.isEmpty()) {
-            aclToken = null; // an empty token would protect nothing: treat it as unset
+        String badToken = AclToken.problem(aclToken);
+        if (badToken != null) { // the parser names the file and line first; this guards programmatic configs
+            throw new IllegalArgumentException("acl > token: " + badToken);
         }
     }
 

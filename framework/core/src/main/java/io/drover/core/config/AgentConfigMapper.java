@@ -62,6 +62,10 @@ final class AgentConfigMapper {
         ClientConfig client = client(r.child("client", CLIENT_KEYS, List.of()), d.client());
         MapReader acl = r.child("acl", List.of("token"), List.of());
         String token = acl == null ? null : acl.string("token", null);
+        String badToken = AclToken.problem(token);
+        if (badToken != null) {
+            throw acl.problem("token", badToken);
+        }
         return new AgentConfig(dataDir, pluginDir, logLevel, bindAddr, http, client, plugins(r), token,
                 new ConfigSource(file, lines(root)));
     }

@@ -1,6 +1,7 @@
 package io.drover.core.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.io.IOException;
@@ -74,7 +75,7 @@ class AgentConfigParserTest {
                   }
                 }
                 plugin "mock" {}
-                acl { token = "s3cret" }
+                acl { token = "s3cret-0123456789" }
                 """));
 
         assertThat(config.dataDir()).isEqualTo(dir.resolve("state"));
@@ -90,7 +91,7 @@ class AgentConfigParserTest {
         assertThat(config.plugins().get("java"))
                 .isEqualTo(Map.of("jvm_options", List.of("-Xmx64m"), "limits", Map.of("cpu", 2L)));
         assertThat(config.plugins().get("mock")).isEmpty();
-        assertThat(config.aclToken()).isEqualTo("s3cret");
+        assertThat(config.aclToken()).isEqualTo("s3cret-0123456789");
     }
 
     @Test
@@ -168,6 +169,17 @@ class AgentConfigParserTest {
                         "a.hcl:2: plugin \"a\" > args: unknown key (allowed: config)"),
                 Arguments.of("a.hcl", "data_dir = 5\n", 1, "a.hcl:1: data_dir: must be a string, found an integer"),
                 Arguments.of("a.hcl", "acl {\n  token = true\n}\n", 2, "a.hcl:2: acl > token: must be a string"),
+                // issue 12 #15: an empty token disabled the check, a blank one locked everyone out, a short one
+                // is guessed in a few requests
+                Arguments.of("a.hcl", "acl {\n  token = \"\"\n}\n", 2,
+                        "a.hcl:2: acl > token: must not be empty (to run without a token, remove the acl block)"),
+                Arguments.of("a.hcl", "acl {\n  token = \" \"\n}\n", 2, "a.hcl:2: acl > token: must not be blank"),
+                Arguments.of("a.hcl", "acl {\n  token = \"x\"\n}\n", 2,
+                        "a.hcl:2: acl > token: must be at least 16 characters, found 1 (generate one with uuidgen)"),
+                Arguments.of("a.json", "{\n  \"acl\": {\"token\": \"0123456789abcde\"}\n}", 2,
+                        "a.json:2: acl > token: must be at least 16 characters, found 15"),
+                Arguments.of("a.hcl", "acl {\n  token = \"0123456789 abcdef\"\n}\n", 2,
+                        "a.hcl:2: acl > token: must not contain spaces or control characters"),
                 Arguments.of("a.hcl", "data_dir = \"x\n", 1, "a.hcl:1: unterminated string"),
                 Arguments.of("a.json", "{\n  \"client\": {\"gc_max_allocs\": 0}\n}", 2,
                         "a.json:2: client > gc_max_allocs: must be at least 1 (got 0)"),
@@ -188,6 +200,14 @@ class AgentConfigParserTest {
                 .contains(expected.substring(name.length()));
         assertThat(e.getMessage()).startsWith(file.toString() + (line > 0 ? ":" + line + ": " : ": "));
         assertThat(e.line()).isEqualTo(line);
+    }
+
+    @Test
+    void aConfigBuiltInCodeRefusesAnEmptyOrShortTokenToo() {
+        for (String bad : List.of("", "   ", "short")) {
+            assertThatThrownBy(() -> new AgentConfig(null, null, "INFO", "127.0.0.1", 0, ClientConfig.defaults(),
+                    Map.of(), bad)).isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("acl > token: ");
+        }
     }
 
     @Test
