@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -15,8 +16,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The HTTP API on the JDK's {@link HttpServer}: one context at {@code /}, token check, routing, and one error
- * shape ({@code {"error": "..."}}) for every failure.
+ * The HTTP API on the JDK's {@link HttpServer}: one context at {@code /}; in order the browser rules
+ * ({@link RequestOrigin}: Host, Origin), the token check, routing, the JSON content type of a body, the store
+ * stall; and one error shape ({@code {"error": "..."}}) for every failure.
  *
  * <p>Threads and limits: the JDK's dispatcher thread accepts and parses; handlers run on {@value #THREADS}
  * {@code drover-http-N} threads with a queue of {@value #QUEUE} exchanges (beyond that the JDK drops the
@@ -36,15 +38,23 @@ public final class ApiServer implements AutoCloseable {
     private final ThreadPoolExecutor executor;
     private final Router router;
     private final TokenCheck tokens;
+    private final RequestOrigin origin;
     private final Supplier<Optional<String>> writesRefused;
 
     private ApiServer(HttpServer server, ThreadPoolExecutor executor, Router router, TokenCheck tokens,
-            Supplier<Optional<String>> writesRefused) {
+            RequestOrigin origin, Supplier<Optional<String>> writesRefused) {
         this.server = server;
         this.executor = executor;
         this.router = router;
         this.tokens = tokens;
+        this.origin = origin;
         this.writesRefused = writesRefused;
+    }
+
+    /** {@link #start(String, int, Router, String, List, Supplier)} with no extra allowed Host names. */
+    public static ApiServer start(String bindAddr, int port, Router router, String aclToken,
+            Supplier<Optional<String>> writesRefused) throws IOException {
+        return start(bindAddr, port, router, aclToken, List.of(), writesRefused);
     }
 
     /**
@@ -55,12 +65,15 @@ public final class ApiServer implements AutoCloseable {
      * JVM. The JDK's own limits stay: 200 request headers of at most 384 KiB in all (larger: connection closed).
      *
      * @param aclToken null for no token check
+     * @param allowedHosts {@code http { allowed_hosts }}: Host names accepted besides the agent's own
+     *     ({@link RequestOrigin})
      * @param writesRefused while it returns a reason, every matched request other than {@code GET}/{@code HEAD}
      *     (they change state: register, stop, signal, GC) is answered 503 with that one line; called on server
      *     threads, must be cheap and thread-safe
      */
     public static ApiServer start(String bindAddr, int port, Router router, String aclToken,
-            Supplier<Optional<String>> writesRefused) throws IOException {
+            List<String> allowedHosts, Supplier<Optional<String>> writesRefused) throws IOException {
+        RequestOrigin origin = RequestOrigin.forAgent(bindAddr, allowedHosts);
         System.setProperty("sun.net.httpserver.nodelay", "true");
         setDefault("sun.net.httpserver.maxReqTime", "30");
         setDefault("jdk.httpserver.maxConnections", String.valueOf(MAX_CONNECTIONS));
@@ -73,7 +86,8 @@ public final class ApiServer implements AutoCloseable {
                 });
         HttpServer server = HttpServer.create(new InetSocketAddress(bindAddr, port), 128);
         server.setExecutor(executor);
-        ApiServer api = new ApiServer(server, executor, router, new TokenCheck(aclToken), writesRefused);
+        ApiServer api = new ApiServer(server, executor, router, new TokenCheck(aclToken), origin,
+                writesRefused);
         server.createContext("/", api::dispatch);
         server.start();
         return api;
@@ -97,9 +111,11 @@ public final class ApiServer implements AutoCloseable {
     private void dispatch(HttpExchange exchange) {
         ApiRequest request = new ApiRequest(exchange, Map.of());
         try {
+            origin.check(exchange.getRequestHeaders()::getFirst); // a web page's request: refused before all else
             tokens.check(exchange.getRequestHeaders());
             Router.Match match = router.match(exchange.getRequestMethod(), exchange.getRequestURI().getRawPath());
             request = new ApiRequest(exchange, match.params());
+            RequestOrigin.checkBody(exchange.getRequestMethod(), exchange.getRequestHeaders()::getFirst);
             refuseWrites(exchange.getRequestMethod());
             match.handler().handle(request);
         } catch (ApiException e) {

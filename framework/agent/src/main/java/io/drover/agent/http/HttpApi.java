@@ -32,8 +32,13 @@ public final class HttpApi implements AutoCloseable {
             Supplier<List<DriverInfo>> driverInfo, Path dataDir, Runnable gcTrigger,
             Supplier<Optional<String>> writesRefused) {}
 
-    /** Builds the routes and starts serving on {@code bindAddr:port} (0: an ephemeral port). */
-    public static HttpApi start(Services s, String bindAddr, int port, String aclToken) throws IOException {
+    /**
+     * Builds the routes and starts serving on {@code bindAddr:port} (0: an ephemeral port).
+     *
+     * @param allowedHosts {@code http { allowed_hosts }}: Host names accepted besides the agent's own
+     */
+    public static HttpApi start(Services s, String bindAddr, int port, String aclToken, List<String> allowedHosts)
+            throws IOException {
         LogFollowers followers = new LogFollowers();
         AllocLookup lookup = new AllocLookup(s.engine(), s.jobs());
         Router router = new Router();
@@ -42,7 +47,8 @@ public final class HttpApi implements AutoCloseable {
         new LogsHandler(s.engine(), lookup, s.dataDir(), followers).addRoutes(router);
         new SystemHandler(s.gcTrigger(), s.driverInfo()).addRoutes(router);
         try {
-            return new HttpApi(ApiServer.start(bindAddr, port, router, aclToken, s.writesRefused()), followers);
+            return new HttpApi(ApiServer.start(bindAddr, port, router, aclToken, allowedHosts,
+                    s.writesRefused()), followers);
         } catch (IOException | RuntimeException e) {
             followers.close();
             throw e;

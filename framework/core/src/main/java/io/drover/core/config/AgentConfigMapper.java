@@ -22,7 +22,7 @@ import java.util.Map;
  */
 final class AgentConfigMapper {
     private static final List<String> ROOT_KEYS =
-            List.of("data_dir", "plugin_dir", "log_level", "bind_addr", "ports", "client", "acl");
+            List.of("data_dir", "plugin_dir", "log_level", "bind_addr", "ports", "client", "acl", "http");
     private static final List<String> CLIENT_KEYS = List.of("gc_interval", "gc_max_allocs",
             "gc_disk_usage_threshold", "gc_inode_usage_threshold", "gc_parallel_destroys", "gc_kill_policy",
             "max_kill_timeout", "record_retention", "driver_start_timeout");
@@ -67,7 +67,7 @@ final class AgentConfigMapper {
             throw acl.problem("token", badToken);
         }
         return new AgentConfig(dataDir, pluginDir, logLevel, bindAddr, http, client, plugins(r), token,
-                new ConfigSource(file, lines(root)));
+                new ConfigSource(file, lines(root)), httpBlock(r.child("http", List.of("allowed_hosts"), List.of())));
     }
 
     /**
@@ -111,6 +111,24 @@ final class AgentConfigMapper {
         } catch (InvalidPathException e) {
             throw r.problem(key, "not a valid path: " + e.getReason());
         }
+    }
+
+    private static HttpConfig httpBlock(MapReader r) throws TreeProblem {
+        List<String> hosts = r == null ? null : r.strings("allowed_hosts");
+        if (hosts == null) {
+            return HttpConfig.defaults();
+        }
+        for (String h : hosts) {
+            String name = h.startsWith("[") ? h : h.replaceFirst(":[0-9]{1,5}$", "");
+            String bad = name.isBlank() ? "must not be empty"
+                    : name.startsWith("[") ? (name.matches("\\[[0-9A-Fa-f:.]+](:[0-9]{1,5})?") ? null : "not a host")
+                    : BindAddress.syntaxProblem(name);
+            if (bad != null) {
+                throw r.problem("allowed_hosts", "\"" + h + "\" is not a host name or address (with an optional "
+                        + ":port)");
+            }
+        }
+        return new HttpConfig(hosts);
     }
 
     private static ClientConfig client(MapReader r, ClientConfig d) throws TreeProblem {

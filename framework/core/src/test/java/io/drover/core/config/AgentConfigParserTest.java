@@ -181,6 +181,10 @@ class AgentConfigParserTest {
                 Arguments.of("a.hcl", "acl {\n  token = \"0123456789 abcdef\"\n}\n", 2,
                         "a.hcl:2: acl > token: must not contain spaces or control characters"),
                 Arguments.of("a.hcl", "data_dir = \"x\n", 1, "a.hcl:1: unterminated string"),
+                Arguments.of("a.hcl", "http {\n  allowed_hosts = [\"ok.example\", \"evil example\"]\n}\n", 2,
+                        "a.hcl:2: http > allowed_hosts: \"evil example\" is not a host name or address"),
+                Arguments.of("a.hcl", "http {\n  allowed_hosts = \"one\"\n}\n", 2,
+                        "a.hcl:2: http > allowed_hosts: must be a list of strings"),
                 Arguments.of("a.json", "{\n  \"client\": {\"gc_max_allocs\": 0}\n}", 2,
                         "a.json:2: client > gc_max_allocs: must be at least 1 (got 0)"),
                 Arguments.of("a.json", "{\n  \"DataDir\": \"/x\"\n}", 2, "a.json:2: DataDir: unknown key"),
@@ -200,6 +204,14 @@ class AgentConfigParserTest {
                 .contains(expected.substring(name.length()));
         assertThat(e.getMessage()).startsWith(file.toString() + (line > 0 ? ":" + line + ": " : ": "));
         assertThat(e.line()).isEqualTo(line);
+    }
+
+    @Test
+    void allowedHostsAreReadWithOrWithoutAPort() throws Exception {
+        AgentConfig c = AgentConfigParser.parse(write("h.hcl",
+                "http {\n  allowed_hosts = [\"drover.example.com\", \"10.0.0.5:4747\", \"[::1]:4747\"]\n}\n"));
+        assertThat(c.http().allowedHosts()).containsExactly("drover.example.com", "10.0.0.5:4747", "[::1]:4747");
+        assertThat(AgentConfigParser.parse(write("n.hcl", "log_level = \"INFO\"\n")).http().allowedHosts()).isEmpty();
     }
 
     @Test
