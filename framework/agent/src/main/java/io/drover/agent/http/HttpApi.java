@@ -42,7 +42,7 @@ public final class HttpApi implements AutoCloseable {
         LogFollowers followers = new LogFollowers();
         AllocLookup lookup = new AllocLookup(s.engine(), s.jobs());
         Router router = new Router();
-        new JobsHandler(s.jobs(), s.drivers()).addRoutes(router);
+        new JobsHandler(s.jobs(), s.drivers(), s.writesRefused()).addRoutes(router);
         new AllocationsHandler(s.engine(), lookup).addRoutes(router);
         new LogsHandler(s.engine(), lookup, s.dataDir(), followers).addRoutes(router);
         new SystemHandler(s.gcTrigger(), s.driverInfo()).addRoutes(router);
