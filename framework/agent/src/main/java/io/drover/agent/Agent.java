@@ -144,7 +144,7 @@ public final class Agent implements AutoCloseable {
             http = HttpApi.start(new HttpApi.Services(engine, jobs, catalog,
                     () -> registry != null ? registry.drivers() : List.<DriverInfo>of(), dataDir, gc,
                     () -> store.stall().map(Agent::refusal)),
-                    config.bindAddr(), config.httpPort(), config.aclToken(), config.http().allowedHosts());
+                    config.bindAddr(), config.httpPort(), config.aclToken(), config.http());
         } catch (IOException | RuntimeException e) {
             collector.close();
             gcThread.shutdownNow();

@@ -1,6 +1,7 @@
 package io.drover.agent.http;
 
 import io.drover.agent.JobRegistry;
+import io.drover.core.config.HttpConfig;
 import io.drover.core.driver.DriverCatalog;
 import io.drover.core.driver.DriverInfo;
 import io.drover.core.engine.Engine;
@@ -35,9 +36,9 @@ public final class HttpApi implements AutoCloseable {
     /**
      * Builds the routes and starts serving on {@code bindAddr:port} (0: an ephemeral port).
      *
-     * @param allowedHosts {@code http { allowed_hosts }}: Host names accepted besides the agent's own
+     * @param http the config's {@code http} block: Host names accepted besides the agent's own, connection limits
      */
-    public static HttpApi start(Services s, String bindAddr, int port, String aclToken, List<String> allowedHosts)
+    public static HttpApi start(Services s, String bindAddr, int port, String aclToken, HttpConfig http)
             throws IOException {
         LogFollowers followers = new LogFollowers();
         AllocLookup lookup = new AllocLookup(s.engine(), s.jobs());
@@ -47,7 +48,7 @@ public final class HttpApi implements AutoCloseable {
         new LogsHandler(s.engine(), lookup, s.dataDir(), followers).addRoutes(router);
         new SystemHandler(s.gcTrigger(), s.driverInfo()).addRoutes(router);
         try {
-            return new HttpApi(ApiServer.start(bindAddr, port, router, aclToken, allowedHosts,
+            return new HttpApi(ApiServer.start(bindAddr, port, router, aclToken, http,
                     s.writesRefused()), followers);
         } catch (IOException | RuntimeException e) {
             followers.close();

@@ -2,6 +2,7 @@ package io.drover.agent.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.drover.core.config.HttpConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -18,8 +19,8 @@ class AllowedHostsTest {
     void aConfiguredNameIsServedWithAnyPortAndItsOwnOriginWhileOthersAreRefused() throws Exception {
         Router router = new Router().add("GET", "/v1/jobs", r -> r.respond(200, Map.of()))
                 .add("PUT", "/v1/jobs", r -> r.respond(200, Map.of()));
-        try (ApiServer api = ApiServer.start("127.0.0.1", 0, router, null, List.of("Drover.Example.com", "10.1.2.3:80"),
-                Optional::empty)) {
+        try (ApiServer api = ApiServer.start("127.0.0.1", 0, router, null,
+                new HttpConfig(List.of("Drover.Example.com", "10.1.2.3:80")), Optional::empty)) {
             assertThat(status(api.port(), "GET", "Host: drover.example.com")).isEqualTo(200);
             assertThat(status(api.port(), "GET", "Host: drover.example.com.:8443")).isEqualTo(200);
             assertThat(status(api.port(), "GET", "Host: 10.1.2.3")).isEqualTo(200);

@@ -26,6 +26,8 @@ final class AgentConfigMapper {
     private static final List<String> CLIENT_KEYS = List.of("gc_interval", "gc_max_allocs",
             "gc_disk_usage_threshold", "gc_inode_usage_threshold", "gc_parallel_destroys", "gc_kill_policy",
             "max_kill_timeout", "record_retention", "driver_start_timeout");
+    private static final List<String> HTTP_KEYS =
+            List.of("allowed_hosts", "max_conns", "header_timeout", "idle_timeout");
     private static final List<String> LOG_LEVELS = List.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR");
 
     private AgentConfigMapper() {}
@@ -67,7 +69,7 @@ final class AgentConfigMapper {
             throw acl.problem("token", badToken);
         }
         return new AgentConfig(dataDir, pluginDir, logLevel, bindAddr, http, client, plugins(r), token,
-                new ConfigSource(file, lines(root)), httpBlock(r.child("http", List.of("allowed_hosts"), List.of())));
+                new ConfigSource(file, lines(root)), httpBlock(r.child("http", HTTP_KEYS, List.of())));
     }
 
     /**
@@ -114,10 +116,11 @@ final class AgentConfigMapper {
     }
 
     private static HttpConfig httpBlock(MapReader r) throws TreeProblem {
-        List<String> hosts = r == null ? null : r.strings("allowed_hosts");
-        if (hosts == null) {
+        if (r == null) {
             return HttpConfig.defaults();
         }
+        List<String> hosts = r.strings("allowed_hosts");
+        hosts = hosts == null ? List.of() : hosts;
         for (String h : hosts) {
             String name = h.startsWith("[") ? h : h.replaceFirst(":[0-9]{1,5}$", "");
             String bad = name.isBlank() ? "must not be empty"
@@ -128,7 +131,19 @@ final class AgentConfigMapper {
                         + ":port)");
             }
         }
-        return new HttpConfig(hosts);
+        int maxConns = (int) r.integer("max_conns", HttpConfig.DEFAULT_MAX_CONNS, 16, 65536);
+        Duration header = wholeSeconds(r, "header_timeout", HttpConfig.DEFAULT_HEADER_TIMEOUT);
+        Duration idle = wholeSeconds(r, "idle_timeout", HttpConfig.DEFAULT_IDLE_TIMEOUT);
+        return new HttpConfig(hosts, maxConns, header, idle);
+    }
+
+    /** A duration the JDK's HTTP server takes in whole seconds: at least 1s. */
+    private static Duration wholeSeconds(MapReader r, String key, Duration dflt) throws TreeProblem {
+        Duration d = r.duration(key, dflt, true);
+        if (d.toSeconds() < 1) {
+            throw r.problem(key, "must be at least 1s, found " + d.toMillis() + "ms");
+        }
+        return d;
     }
 
     private static ClientConfig client(MapReader r, ClientConfig d) throws TreeProblem {

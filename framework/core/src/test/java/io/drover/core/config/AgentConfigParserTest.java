@@ -185,6 +185,10 @@ class AgentConfigParserTest {
                         "a.hcl:2: http > allowed_hosts: \"evil example\" is not a host name or address"),
                 Arguments.of("a.hcl", "http {\n  allowed_hosts = \"one\"\n}\n", 2,
                         "a.hcl:2: http > allowed_hosts: must be a list of strings"),
+                Arguments.of("a.hcl", "http {\n  max_conns = 2\n}\n", 2, "a.hcl:2: http > max_conns: must be at least 16"),
+                Arguments.of("a.hcl", "http {\n  header_timeout = \"500ms\"\n}\n", 2,
+                        "a.hcl:2: http > header_timeout: must be at least 1s, found 500ms"),
+                Arguments.of("a.hcl", "http {\n  idle = \"5s\"\n}\n", 2, "a.hcl:2: http > idle: unknown key"),
                 Arguments.of("a.json", "{\n  \"client\": {\"gc_max_allocs\": 0}\n}", 2,
                         "a.json:2: client > gc_max_allocs: must be at least 1 (got 0)"),
                 Arguments.of("a.json", "{\n  \"DataDir\": \"/x\"\n}", 2, "a.json:2: DataDir: unknown key"),
@@ -212,6 +216,12 @@ class AgentConfigParserTest {
                 "http {\n  allowed_hosts = [\"drover.example.com\", \"10.0.0.5:4747\", \"[::1]:4747\"]\n}\n"));
         assertThat(c.http().allowedHosts()).containsExactly("drover.example.com", "10.0.0.5:4747", "[::1]:4747");
         assertThat(AgentConfigParser.parse(write("n.hcl", "log_level = \"INFO\"\n")).http().allowedHosts()).isEmpty();
+        AgentConfig limits = AgentConfigParser.parse(write("l.hcl",
+                "http {\n  max_conns = 64\n  header_timeout = \"3s\"\n  idle_timeout = \"1m\"\n}\n"));
+        assertThat(limits.http()).isEqualTo(new HttpConfig(List.of(), 64, Duration.ofSeconds(3), Duration.ofMinutes(1)));
+        assertThat(c.http().maxConns()).isEqualTo(1024);
+        assertThat(c.http().headerTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(c.http().idleTimeout()).isEqualTo(Duration.ofSeconds(30));
     }
 
     @Test
