@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
 public final class JobsHandler {
     private static final Logger LOG = LoggerFactory.getLogger(JobsHandler.class);
 
-    private static final java.time.Duration RECORDED_TIMEOUT = java.time.Duration.ofSeconds(30);
+    /** Below the CLI's 30 s request timeout, so that a slow (not failing) disk still gets this line across. */
+    private static final java.time.Duration RECORDED_TIMEOUT = java.time.Duration.ofSeconds(20);
 
     /** How often a registration waiting for the disk looks whether the store stalled meanwhile. */
     private static final long STALL_POLL_MILLIS = 20;
@@ -118,8 +119,8 @@ public final class JobsHandler {
                 recorded.get(STALL_POLL_MILLIS, TimeUnit.MILLISECONDS);
                 return;
             } catch (ExecutionException e) {
-                throw new ApiException(503, "job " + job.id() + " placed, but its allocations could not be recorded: "
-                        + e.getCause());
+                throw new ApiException(503, "job " + job.id() + " placed, but its allocations were not recorded "
+                        + "on disk");
             } catch (TimeoutException e) {
                 Optional<String> why = writesRefused.get();
                 if (why.isPresent()) {
