@@ -151,7 +151,7 @@ public final class Agent implements AutoCloseable {
             http = HttpApi.start(new HttpApi.Services(engine, jobs, catalog,
                     () -> registry != null ? registry.drivers() : List.<DriverInfo>of(), dataDir, gc,
                     () -> store.stall().map(Agent::refusal), () -> pluginProblems),
-                    config.bindAddr(), config.httpPort(), config.aclToken());
+                    config.bindAddr(), config.httpPort(), config.aclToken(), config.http());
         } catch (IOException | RuntimeException e) {
             collector.close();
             gcThread.shutdownNow();

@@ -86,7 +86,11 @@ public final class JobRegistry {
     }
 
     /**
-     * Registers (or re-registers) a validated job and places its allocations.
+     * Registers (or re-registers) a validated job and places its allocations. Registering a job equal to the
+     * registered one (same id and content, not stopped) is a no-op, as in Nomad: it returns the registered entry
+     * (same version and modify index) and its current allocations, and places nothing. So a client that retries
+     * a registration whose answer it lost (a timeout, a 503 while data_dir refused writes) never runs the job
+     * twice.
      *
      * @throws IllegalStateException when the engine is shut down
      * @throws TooManyTasksException when the job is over {@code max_tasks_per_job}, or its tasks and the live ones
@@ -100,6 +104,12 @@ public final class JobRegistry {
             throw new TooManyTasksException(over.get());
         }
         Entry old = jobs.get(job.id());
+        if (old != null && !old.stopped() && old.job().equals(job)) {
+            List<AllocationState> current = old.allocIds().stream().map(engine::allocation)
+                    .flatMap(Optional::stream).filter(a -> a.job().equals(job)).toList();
+            LOG.info("job {}: registered again unchanged (version {}); nothing placed", job.id(), old.version());
+            return new Registration(old, current);
+        }
         List<String> ids = new ArrayList<>();
         int version = 0;
         if (old != null) {

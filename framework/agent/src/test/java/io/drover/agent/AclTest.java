@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class AclTest {
-    static final String TOKEN = "s3cret-token";
+    static final String TOKEN = "s3cret-token-0123456789";
 
     @TempDir
     Path tmp;
@@ -47,7 +47,7 @@ class AclTest {
 
     @Test
     void aWrongTokenIs403() throws Exception {
-        assertThat(get("/v1/jobs", "X-Nomad-Token", "s3cret-tokem").status()).isEqualTo(403);
+        assertThat(get("/v1/jobs", "X-Nomad-Token", "s3cret-token-0123456788").status()).isEqualTo(403);
         assertThat(get("/v1/jobs", "X-Nomad-Token", TOKEN + "x").status()).isEqualTo(403);
         assertThat(get("/v1/jobs", "Authorization", "Bearer nope").status()).isEqualTo(403);
         assertThat(get("/v1/jobs", "Authorization", "Basic " + TOKEN).status()).isEqualTo(401);

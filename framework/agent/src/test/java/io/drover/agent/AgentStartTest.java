@@ -198,7 +198,7 @@ class AgentStartTest {
     @Test
     void theTokenNeverShowsInTheConfigsToString() {
         AgentConfig c = new AgentConfig(tmp, null, "INFO", "127.0.0.1", 0, ClientConfig.defaults(), Map.of(),
-                "very-secret");
+                "very-secret-0123456789");
         assertThat(c.toString()).doesNotContain("very-secret").contains("<redacted>");
         assertThat(AgentConfig.defaults().aclToken()).isNull();
     }

@@ -101,7 +101,8 @@ class JobRoutesTest extends RunningAgentTest {
     @Test
     void reRegisteringStopsTheOldAllocationsAndKeepsThemListed() throws Exception {
         var first = api.agent.jobs().register(batch("again", 1, task("web", "run_for", "1h")));
-        var second = api.agent.jobs().register(batch("again", 1, task("web", "run_for", "1h")));
+        // a changed job: registering an unchanged one is a no-op (below)
+        var second = api.agent.jobs().register(batch("again", 1, task("web", "run_for", "2h")));
         String oldId = first.placed().get(0).id();
         assertThat(api.agent.engine().terminal(oldId).get(20, TimeUnit.SECONDS).terminal()).isTrue();
         JsonNode job = api.get("/v1/job/again").json();
@@ -109,6 +110,23 @@ class JobRoutesTest extends RunningAgentTest {
         assertThat(api.get("/v1/job/again/allocations").json().findValuesAsText("ID"))
                 .containsExactly(oldId, second.placed().get(0).id());
         assertThat(job.path("Status").asText()).isEqualTo("running");
+    }
+
+    @Test
+    void registeringTheSameJobAgainIsANoOpThatPlacesNothing() throws Exception {
+        TestAgent.Resp first = api.call("PUT", "/v1/jobs", API_JOB);
+        assertThat(first.status()).as(first.body()).isEqualTo(200);
+        TestAgent.Resp again = api.call("PUT", "/v1/jobs", API_JOB); // a client's retry, say after a lost answer
+        assertThat(again.status()).as(again.body()).isEqualTo(200);
+        assertThat(again.json().path("Allocations")).isEqualTo(first.json().path("Allocations"));
+        assertThat(again.json().path("JobModifyIndex")).isEqualTo(first.json().path("JobModifyIndex"));
+        assertThat(api.get("/v1/job/api-job/allocations").json()).hasSize(1);
+        assertThat(api.get("/v1/job/api-job").json().path("Version").asInt()).isZero();
+
+        assertThat(api.call("DELETE", "/v1/job/api-job", null).status()).isEqualTo(200);
+        TestAgent.Resp rerun = api.call("PUT", "/v1/jobs", API_JOB); // a stopped job runs again, as in Nomad
+        assertThat(rerun.json().path("Allocations").get(0)).isNotEqualTo(first.json().path("Allocations").get(0));
+        assertThat(api.get("/v1/job/api-job").json().path("Version").asInt()).isEqualTo(1);
     }
 
     @Test

@@ -114,7 +114,7 @@ class LogRoutesTest extends RunningAgentTest {
                 "stdout_string", "x\n", "stdout_repeat", 100000, "stdout_repeat_duration", "10ms"))).placed().get(0)
                 .id();
         Await.until("web running", () -> api.alloc(id).clientStatus().wireName().equals("running"));
-        String request = "GET /v1/client/fs/logs/" + id + "?task=web&follow=true&plain=true HTTP/1.1\r\nHost: x\r\n\r\n";
+        String request = "GET /v1/client/fs/logs/" + id + "?task=web&follow=true&plain=true HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
         List<Socket> followers = new ArrayList<>();
         try {
             for (int i = 0; i < 64; i++) {

@@ -78,16 +78,20 @@ class RobustnessTest extends RunningAgentTest {
     }
 
     @Test
-    void wrongContentTypesAndBinaryBodiesAre400() throws Exception {
+    void wrongContentTypesAre415AndBinaryBodiesAre400() throws Exception {
         byte[] binary = new byte[4096];
         new Random(7).nextBytes(binary);
         TestAgent.Resp r = api.send(api.request("/v1/jobs").header("Content-Type", "application/octet-stream")
                 .PUT(HttpRequest.BodyPublishers.ofByteArray(binary)).build());
-        assertThat(r.status()).isEqualTo(400);
+        assertThat(r.status()).isEqualTo(415); // was 400 before the JSON content type was required (issue 12)
         TestAgent.Resp xml = api.send(api.request("/v1/jobs").header("Content-Type", "application/xml")
                 .PUT(HttpRequest.BodyPublishers.ofString("<job/>")).build());
-        assertThat(xml.status()).isEqualTo(400);
+        assertThat(xml.status()).isEqualTo(415);
         assertThat(xml.json().has("error")).isTrue();
+        TestAgent.Resp junk = api.send(api.request("/v1/jobs").header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofByteArray(binary)).build());
+        assertThat(junk.status()).isEqualTo(400);
+        assertThat(junk.json().has("error")).isTrue();
     }
 
     @Test

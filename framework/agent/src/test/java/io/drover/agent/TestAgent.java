@@ -87,7 +87,11 @@ public final class TestAgent implements AutoCloseable {
     }
 
     Resp call(String method, String path, String body) throws Exception {
-        return send(request(path).method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+        HttpRequest.Builder b = request(path);
+        if (body != null) {
+            b.header("Content-Type", "application/json"); // as the CLI sends: the agent refuses other bodies
+        }
+        return send(b.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
                 : HttpRequest.BodyPublishers.ofString(body)).build());
     }
 

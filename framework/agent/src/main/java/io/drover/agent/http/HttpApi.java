@@ -1,6 +1,7 @@
 package io.drover.agent.http;
 
 import io.drover.agent.JobRegistry;
+import io.drover.core.config.HttpConfig;
 import io.drover.core.driver.DriverCatalog;
 import io.drover.core.driver.DriverInfo;
 import io.drover.core.engine.Engine;
@@ -32,17 +33,23 @@ public final class HttpApi implements AutoCloseable {
             Supplier<List<DriverInfo>> driverInfo, Path dataDir, Runnable gcTrigger,
             Supplier<Optional<String>> writesRefused, Supplier<List<String>> pluginProblems) {}
 
-    /** Builds the routes and starts serving on {@code bindAddr:port} (0: an ephemeral port). */
-    public static HttpApi start(Services s, String bindAddr, int port, String aclToken) throws IOException {
+    /**
+     * Builds the routes and starts serving on {@code bindAddr:port} (0: an ephemeral port).
+     *
+     * @param http the config's {@code http} block: Host names accepted besides the agent's own, connection limits
+     */
+    public static HttpApi start(Services s, String bindAddr, int port, String aclToken, HttpConfig http)
+            throws IOException {
         LogFollowers followers = new LogFollowers();
         AllocLookup lookup = new AllocLookup(s.engine(), s.jobs());
         Router router = new Router();
-        new JobsHandler(s.jobs(), s.drivers()).addRoutes(router);
+        new JobsHandler(s.jobs(), s.drivers(), s.writesRefused()).addRoutes(router);
         new AllocationsHandler(s.engine(), lookup).addRoutes(router);
         new LogsHandler(s.engine(), lookup, s.dataDir(), followers).addRoutes(router);
         new SystemHandler(s.gcTrigger(), s.driverInfo(), s.pluginProblems()).addRoutes(router);
         try {
-            return new HttpApi(ApiServer.start(bindAddr, port, router, aclToken, s.writesRefused()), followers);
+            return new HttpApi(ApiServer.start(bindAddr, port, router, aclToken, http,
+                    s.writesRefused()), followers);
         } catch (IOException | RuntimeException e) {
             followers.close();
             throw e;

@@ -11,6 +11,12 @@ import io.drover.core.state.AllocationState;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,14 +28,24 @@ import org.slf4j.LoggerFactory;
 public final class JobsHandler {
     private static final Logger LOG = LoggerFactory.getLogger(JobsHandler.class);
 
-    private static final java.time.Duration RECORDED_TIMEOUT = java.time.Duration.ofSeconds(30);
+    /** Below the CLI's 30 s request timeout, so that a slow (not failing) disk still gets this line across. */
+    private static final java.time.Duration RECORDED_TIMEOUT = java.time.Duration.ofSeconds(20);
+
+    /** How often a registration waiting for the disk looks whether the store stalled meanwhile. */
+    private static final long STALL_POLL_MILLIS = 20;
 
     private final JobRegistry registry;
     private final DriverCatalog drivers;
+    private final Supplier<Optional<String>> writesRefused;
 
-    public JobsHandler(JobRegistry registry, DriverCatalog drivers) {
+    /**
+     * @param writesRefused why the agent cannot record changes now (empty when it can); a registration waiting
+     *     for its allocations to be recorded answers 503 with that line as soon as it appears
+     */
+    public JobsHandler(JobRegistry registry, DriverCatalog drivers, Supplier<Optional<String>> writesRefused) {
         this.registry = registry;
         this.drivers = drivers;
+        this.writesRefused = writesRefused;
     }
 
     public void addRoutes(Router router) {
@@ -81,13 +97,7 @@ public final class JobsHandler {
         } catch (IllegalStateException e) {
             throw new ApiException(503, "agent is shutting down");
         }
-        try {
-            // the ids answered must survive a kill -9: wait (a group commit, milliseconds) until they are on disk
-            registry.recorded(reg).get(RECORDED_TIMEOUT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
-            throw new ApiException(503, "job " + job.id() + " placed, but its allocations were not recorded on disk "
-                    + "within " + RECORDED_TIMEOUT.toSeconds() + " s");
-        }
+        awaitRecorded(reg, job);
         LOG.info("job {} registered (version {}): {} allocation(s)", job.id(), reg.entry().version(),
                 reg.placed().size());
         Map<String, Object> out = new LinkedHashMap<>();
@@ -98,6 +108,36 @@ public final class JobsHandler {
         out.put("Warnings", "");
         out.put("Allocations", reg.placed().stream().map(AllocationState::id).toList());
         req.respond(200, out);
+    }
+
+    /**
+     * The ids answered must survive a kill -9: waits (a group commit, milliseconds) until they are on disk. When
+     * data_dir refuses the write meanwhile, answers the store's 503 line at once instead of making the client
+     * time out; the allocations stay held and run once the disk takes writes, and registering the same job again
+     * places nothing more ({@link JobRegistry#register}), so the client's retry is safe.
+     */
+    private void awaitRecorded(JobRegistry.Registration reg, Job job) throws Exception {
+        CompletableFuture<Void> recorded = registry.recorded(reg);
+        long deadline = System.nanoTime() + RECORDED_TIMEOUT.toNanos();
+        while (true) {
+            try {
+                recorded.get(STALL_POLL_MILLIS, TimeUnit.MILLISECONDS);
+                return;
+            } catch (ExecutionException e) {
+                throw new ApiException(503, "job " + job.id() + " placed, but its allocations were not recorded "
+                        + "on disk");
+            } catch (TimeoutException e) {
+                Optional<String> why = writesRefused.get();
+                if (why.isPresent()) {
+                    throw new ApiException(503, why.get() + "; job " + job.id() + " is held in memory and runs once "
+                            + "the disk takes writes (running the same job again does not place it twice)");
+                }
+                if (System.nanoTime() - deadline > 0) {
+                    throw new ApiException(503, "job " + job.id() + " placed, but its allocations were not recorded "
+                            + "on disk within " + RECORDED_TIMEOUT.toSeconds() + " s");
+                }
+            }
+        }
     }
 
     private void list(ApiRequest req) throws Exception {

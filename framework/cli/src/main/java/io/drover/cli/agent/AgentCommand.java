@@ -143,6 +143,6 @@ public final class AgentCommand implements Callable<Integer> {
             }
         }
         return new AgentConfig(dataDir, PluginDirs.resolve(c), c.logLevel(), c.bindAddr(), c.httpPort(),
-                c.client(), plugins, c.aclToken(), c.source());
+                c.client(), plugins, c.aclToken(), c.source(), c.http());
     }
 }

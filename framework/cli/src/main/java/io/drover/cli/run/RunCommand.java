@@ -194,7 +194,7 @@ public final class RunCommand implements Callable<Integer> {
      * Keys of the agent config that only {@code drover agent} uses: the embedded agent has no API, no log level of
      * its own and no garbage collector (it runs the jobs to their end, then exits).
      */
-    static final List<String> AGENT_ONLY_KEYS = List.of("log_level", "bind_addr", "ports", "acl",
+    static final List<String> AGENT_ONLY_KEYS = List.of("log_level", "bind_addr", "ports", "acl", "http",
             "client > gc_interval", "client > gc_max_allocs", "client > gc_disk_usage_threshold",
             "client > gc_inode_usage_threshold", "client > gc_parallel_destroys", "client > record_retention");
 

@@ -23,6 +23,9 @@ final class AgentApi {
     static HttpResponse<String> send(String method, String url, String body)
             throws java.io.IOException, InterruptedException {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10));
+        if (body != null) {
+            b.header("Content-Type", "application/json"); // as the CLI sends: the agent refuses other bodies
+        }
         b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }

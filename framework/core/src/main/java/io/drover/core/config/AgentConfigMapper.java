@@ -22,10 +22,12 @@ import java.util.Map;
  */
 final class AgentConfigMapper {
     private static final List<String> ROOT_KEYS =
-            List.of("data_dir", "plugin_dir", "log_level", "bind_addr", "ports", "client", "acl");
+            List.of("data_dir", "plugin_dir", "log_level", "bind_addr", "ports", "client", "acl", "http");
     private static final List<String> CLIENT_KEYS = List.of("gc_interval", "gc_max_allocs",
             "gc_disk_usage_threshold", "gc_inode_usage_threshold", "gc_parallel_destroys", "gc_kill_policy",
             "max_kill_timeout", "record_retention", "driver_start_timeout", "max_tasks_per_job", "max_tasks");
+    private static final List<String> HTTP_KEYS =
+            List.of("allowed_hosts", "max_conns", "header_timeout", "idle_timeout");
     private static final List<String> LOG_LEVELS = List.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR");
 
     private AgentConfigMapper() {}
@@ -62,8 +64,12 @@ final class AgentConfigMapper {
         ClientConfig client = client(r.child("client", CLIENT_KEYS, List.of()), d.client());
         MapReader acl = r.child("acl", List.of("token"), List.of());
         String token = acl == null ? null : acl.string("token", null);
+        String badToken = AclToken.problem(token);
+        if (badToken != null) {
+            throw acl.problem("token", badToken);
+        }
         return new AgentConfig(dataDir, pluginDir, logLevel, bindAddr, http, client, plugins(r), token,
-                new ConfigSource(file, lines(root)));
+                new ConfigSource(file, lines(root)), httpBlock(r.child("http", HTTP_KEYS, List.of())));
     }
 
     /**
@@ -107,6 +113,37 @@ final class AgentConfigMapper {
         } catch (InvalidPathException e) {
             throw r.problem(key, "not a valid path: " + e.getReason());
         }
+    }
+
+    private static HttpConfig httpBlock(MapReader r) throws TreeProblem {
+        if (r == null) {
+            return HttpConfig.defaults();
+        }
+        List<String> hosts = r.strings("allowed_hosts");
+        hosts = hosts == null ? List.of() : hosts;
+        for (String h : hosts) {
+            String name = h.startsWith("[") ? h : h.replaceFirst(":[0-9]{1,5}$", "");
+            String bad = name.isBlank() ? "must not be empty"
+                    : name.startsWith("[") ? (name.matches("\\[[0-9A-Fa-f:.]+](:[0-9]{1,5})?") ? null : "not a host")
+                    : BindAddress.syntaxProblem(name);
+            if (bad != null) {
+                throw r.problem("allowed_hosts", "\"" + h + "\" is not a host name or address (with an optional "
+                        + ":port)");
+            }
+        }
+        int maxConns = (int) r.integer("max_conns", HttpConfig.DEFAULT_MAX_CONNS, 16, 65536);
+        Duration header = wholeSeconds(r, "header_timeout", HttpConfig.DEFAULT_HEADER_TIMEOUT);
+        Duration idle = wholeSeconds(r, "idle_timeout", HttpConfig.DEFAULT_IDLE_TIMEOUT);
+        return new HttpConfig(hosts, maxConns, header, idle);
+    }
+
+    /** A duration the JDK's HTTP server takes in whole seconds: at least 1s. */
+    private static Duration wholeSeconds(MapReader r, String key, Duration dflt) throws TreeProblem {
+        Duration d = r.duration(key, dflt, true);
+        if (d.toSeconds() < 1) {
+            throw r.problem(key, "must be at least 1s, found " + d.toMillis() + "ms");
+        }
+        return d;
     }
 
     private static ClientConfig client(MapReader r, ClientConfig d) throws TreeProblem {

@@ -43,6 +43,20 @@ final class BindAddress {
         }
     }
 
+    /**
+     * Why {@code addr} is neither an IP literal nor a syntactically valid host name, or null; never looks a name
+     * up (a name an operator lists may resolve only elsewhere, such as behind a proxy).
+     */
+    static String syntaxProblem(String addr) {
+        if (IPV4_SHAPE.matcher(addr).matches()) {
+            return IPV4.matcher(addr).matches() ? null : "not a valid IPv4 address";
+        }
+        if (addr.contains(":")) {
+            return addr.matches("[0-9A-Fa-f:.]+") ? null : "not a valid IPv6 address";
+        }
+        return isHostName(addr) ? null : "not an IP address or host name";
+    }
+
     private static boolean isHostName(String s) {
         String name = s.endsWith(".") ? s.substring(0, s.length() - 1) : s;
         if (name.isEmpty() || name.length() > 253) {

@@ -1,6 +1,7 @@
 package io.drover.core.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.io.IOException;
@@ -76,7 +77,7 @@ class AgentConfigParserTest {
                   }
                 }
                 plugin "mock" {}
-                acl { token = "s3cret" }
+                acl { token = "s3cret-0123456789" }
                 """));
 
         assertThat(config.dataDir()).isEqualTo(dir.resolve("state"));
@@ -93,7 +94,7 @@ class AgentConfigParserTest {
         assertThat(config.plugins().get("java"))
                 .isEqualTo(Map.of("jvm_options", List.of("-Xmx64m"), "limits", Map.of("cpu", 2L)));
         assertThat(config.plugins().get("mock")).isEmpty();
-        assertThat(config.aclToken()).isEqualTo("s3cret");
+        assertThat(config.aclToken()).isEqualTo("s3cret-0123456789");
     }
 
     @Test
@@ -171,7 +172,26 @@ class AgentConfigParserTest {
                         "a.hcl:2: plugin \"a\" > args: unknown key (allowed: config)"),
                 Arguments.of("a.hcl", "data_dir = 5\n", 1, "a.hcl:1: data_dir: must be a string, found an integer"),
                 Arguments.of("a.hcl", "acl {\n  token = true\n}\n", 2, "a.hcl:2: acl > token: must be a string"),
+                // issue 12 #15: an empty token disabled the check, a blank one locked everyone out, a short one
+                // is guessed in a few requests
+                Arguments.of("a.hcl", "acl {\n  token = \"\"\n}\n", 2,
+                        "a.hcl:2: acl > token: must not be empty (to run without a token, remove the acl block)"),
+                Arguments.of("a.hcl", "acl {\n  token = \" \"\n}\n", 2, "a.hcl:2: acl > token: must not be blank"),
+                Arguments.of("a.hcl", "acl {\n  token = \"x\"\n}\n", 2,
+                        "a.hcl:2: acl > token: must be at least 16 characters, found 1 (generate one with uuidgen)"),
+                Arguments.of("a.json", "{\n  \"acl\": {\"token\": \"0123456789abcde\"}\n}", 2,
+                        "a.json:2: acl > token: must be at least 16 characters, found 15"),
+                Arguments.of("a.hcl", "acl {\n  token = \"0123456789 abcdef\"\n}\n", 2,
+                        "a.hcl:2: acl > token: must not contain spaces or control characters"),
                 Arguments.of("a.hcl", "data_dir = \"x\n", 1, "a.hcl:1: unterminated string"),
+                Arguments.of("a.hcl", "http {\n  allowed_hosts = [\"ok.example\", \"evil example\"]\n}\n", 2,
+                        "a.hcl:2: http > allowed_hosts: \"evil example\" is not a host name or address"),
+                Arguments.of("a.hcl", "http {\n  allowed_hosts = \"one\"\n}\n", 2,
+                        "a.hcl:2: http > allowed_hosts: must be a list of strings"),
+                Arguments.of("a.hcl", "http {\n  max_conns = 2\n}\n", 2, "a.hcl:2: http > max_conns: must be at least 16"),
+                Arguments.of("a.hcl", "http {\n  header_timeout = \"500ms\"\n}\n", 2,
+                        "a.hcl:2: http > header_timeout: must be at least 1s, found 500ms"),
+                Arguments.of("a.hcl", "http {\n  idle = \"5s\"\n}\n", 2, "a.hcl:2: http > idle: unknown key"),
                 Arguments.of("a.json", "{\n  \"client\": {\"gc_max_allocs\": 0}\n}", 2,
                         "a.json:2: client > gc_max_allocs: must be at least 1 (got 0)"),
                 Arguments.of("a.hcl", "client {\n  max_tasks = 0\n}\n", 2,
@@ -197,6 +217,28 @@ class AgentConfigParserTest {
                 .contains(expected.substring(name.length()));
         assertThat(e.getMessage()).startsWith(file.toString() + (line > 0 ? ":" + line + ": " : ": "));
         assertThat(e.line()).isEqualTo(line);
+    }
+
+    @Test
+    void allowedHostsAreReadWithOrWithoutAPort() throws Exception {
+        AgentConfig c = AgentConfigParser.parse(write("h.hcl",
+                "http {\n  allowed_hosts = [\"drover.example.com\", \"10.0.0.5:4747\", \"[::1]:4747\"]\n}\n"));
+        assertThat(c.http().allowedHosts()).containsExactly("drover.example.com", "10.0.0.5:4747", "[::1]:4747");
+        assertThat(AgentConfigParser.parse(write("n.hcl", "log_level = \"INFO\"\n")).http().allowedHosts()).isEmpty();
+        AgentConfig limits = AgentConfigParser.parse(write("l.hcl",
+                "http {\n  max_conns = 64\n  header_timeout = \"3s\"\n  idle_timeout = \"1m\"\n}\n"));
+        assertThat(limits.http()).isEqualTo(new HttpConfig(List.of(), 64, Duration.ofSeconds(3), Duration.ofMinutes(1)));
+        assertThat(c.http().maxConns()).isEqualTo(1024);
+        assertThat(c.http().headerTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(c.http().idleTimeout()).isEqualTo(Duration.ofSeconds(30));
+    }
+
+    @Test
+    void aConfigBuiltInCodeRefusesAnEmptyOrShortTokenToo() {
+        for (String bad : List.of("", "   ", "short")) {
+            assertThatThrownBy(() -> new AgentConfig(null, null, "INFO", "127.0.0.1", 0, ClientConfig.defaults(),
+                    Map.of(), bad)).isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("acl > token: ");
+        }
     }
 
     @Test
