@@ -3,16 +3,20 @@ package io.drover.agent.http;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 
 /**
  * A read position in a task's log, which is the concatenation of its files {@code .0}, {@code .1}, ... Reads
  * move on to the next file once the current one is drained and a later one exists. Files are opened per read
- * with {@code O_NOFOLLOW}. Not thread-safe: one owner at a time (a server thread, then a follower tick).
+ * with {@code O_NOFOLLOW}, each after a check that the name is still a regular file (the folder is the tasks': a
+ * FIFO swapped in after the listing would block the open until a writer came). Not thread-safe: one owner at a
+ * time (a server thread, then a follower tick).
  */
 final class LogCursor {
     private final Path logDir;
@@ -74,6 +78,9 @@ final class LogCursor {
     }
 
     private int readCurrent(ByteBuffer buf) throws IOException {
+        if (!regular(current.path())) {
+            return 0; // replaced by something else since it was listed (a FIFO would block the open): skip it
+        }
         try (FileChannel ch = FileChannel.open(current.path(), StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
             int n = ch.read(buf, pos);
             if (n > 0) {
@@ -98,7 +105,19 @@ final class LogCursor {
         return false;
     }
 
+    /** Checked right before each open: the file was listed as regular, but a task may have swapped it since. */
+    private static boolean regular(Path p) {
+        try {
+            return Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isRegularFile();
+        } catch (IOException e) {
+            return false; // gone: rotated away
+        }
+    }
+
     private static long sizeOf(Path p) {
+        if (!regular(p)) {
+            return 0;
+        }
         try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
             return ch.size();
         } catch (IOException e) {

@@ -4,6 +4,8 @@ import com.sun.net.httpserver.HttpExchange;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.SynchronousQueue;
@@ -32,6 +34,7 @@ final class LogFollowers implements AutoCloseable {
     static final long HEARTBEAT_MILLIS = 10_000;
     static final long STALL_SECONDS = 30;
     static final long WORKER_IDLE_SECONDS = 10;
+    static final long CLOSE_MILLIS = 1000;
 
     private final ScheduledThreadPoolExecutor timer;
     private final ThreadPoolExecutor workers;
@@ -97,11 +100,25 @@ final class LogFollowers implements AutoCloseable {
         return live.size();
     }
 
-    /** Ends every follow (their clients see the stream end) and stops the threads; does not wait for them. */
+    /**
+     * Ends every follow (their clients see the stream end) and stops the threads. Returns within about a second:
+     * each follow ends on a short-lived thread of its own, and one still blocked after a second (the last write to a
+     * client that stopped reading) is interrupted, which closes its connection.
+     */
     @Override
     public void close() {
         timer.shutdownNow();
-        workers.shutdownNow(); // interrupts blocked writes: their connections close
-        live.forEach(LogFollower::end);
+        workers.shutdownNow(); // interrupts blocked writes: those follows end on their own worker
+        ExecutorService enders = Executors.newCachedThreadPool(daemon(n -> "drover-log-follow-close-" + n));
+        live.forEach(f -> enders.execute(f::end));
+        enders.shutdown();
+        try {
+            if (!enders.awaitTermination(CLOSE_MILLIS, TimeUnit.MILLISECONDS)) {
+                enders.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            enders.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
     }
 }

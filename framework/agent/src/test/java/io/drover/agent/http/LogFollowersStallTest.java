@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,14 +34,10 @@ class LogFollowersStallTest {
         }
     }
 
-    @Test
-    void aFollowerStuckPastTheStallLimitIsClosedAndItsSlotFreed() throws Exception {
-        Path logs = Files.createDirectories(tmp.resolve("alloc1").resolve("alloc").resolve("logs"));
-        Files.write(logs.resolve("web.stdout.0"), new byte[16 << 20]); // far more than the socket buffers take
-        LogFollowers followers = new LogFollowers(Duration.ofMillis(500));
+    /** A JDK HTTP server on loopback whose every request follows {@code logs}' web.stdout through {@code followers}. */
+    private static HttpServer serve(LogFollowers followers, Path logs) throws java.io.IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        ExecutorService handlers = Executors.newFixedThreadPool(2);
-        server.setExecutor(handlers);
+        server.setExecutor(Executors.newFixedThreadPool(2));
         server.createContext("/", exchange -> {
             assertThat(followers.reserve()).isTrue();
             LogCursor cursor = new LogCursor(logs, "web", "stdout");
@@ -52,11 +47,31 @@ class LogFollowersStallTest {
             followers.follow(exchange, new LogStream(cursor, exchange.getResponseBody(), true), () -> false, "web");
         });
         server.start();
-        try (Socket s = new Socket()) {
-            s.setReceiveBufferSize(4096);
-            s.connect(new InetSocketAddress("127.0.0.1", server.getAddress().getPort()));
-            s.getOutputStream().write("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-            s.getOutputStream().flush();
+        return server;
+    }
+
+    /** A client with a small receive window that sends a request and never reads. */
+    private static Socket stalledClient(HttpServer server) throws java.io.IOException {
+        Socket s = new Socket();
+        s.setReceiveBufferSize(4096);
+        s.connect(new InetSocketAddress("127.0.0.1", server.getAddress().getPort()));
+        s.getOutputStream().write("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        s.getOutputStream().flush();
+        return s;
+    }
+
+    private Path bigLog() throws java.io.IOException {
+        Path logs = Files.createDirectories(tmp.resolve("alloc1").resolve("alloc").resolve("logs"));
+        Files.write(logs.resolve("web.stdout.0"), new byte[16 << 20]); // far more than the socket buffers take
+        return logs;
+    }
+
+    @Test
+    void aFollowerStuckPastTheStallLimitIsClosedAndItsSlotFreed() throws Exception {
+        Path logs = bigLog();
+        LogFollowers followers = new LogFollowers(Duration.ofMillis(500));
+        HttpServer server = serve(followers, logs);
+        try (Socket s = stalledClient(server)) {
             until("the follow", () -> followers.count() == 1);
             until("the stalled follow closed", () -> followers.count() == 0);
             // its slot is back: all 64 can be taken again
@@ -79,7 +94,22 @@ class LogFollowersStallTest {
         } finally {
             followers.close();
             server.stop(0);
-            handlers.shutdownNow();
+        }
+    }
+
+    @Test
+    void closingWithAStalledFollowerReturnsPromptly() throws Exception {
+        Path logs = bigLog();
+        LogFollowers followers = new LogFollowers(Duration.ofSeconds(30));
+        HttpServer server = serve(followers, logs);
+        try (Socket s = stalledClient(server)) {
+            until("the follow", () -> followers.count() == 1);
+            long start = System.nanoTime();
+            followers.close(); // the follow's last write would block on the full socket
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+            until("the follow ended", () -> followers.count() == 0);
+        } finally {
+            server.stop(0);
         }
     }
 }
