@@ -107,6 +107,7 @@ public final class RunCommand implements Callable<Integer> {
                         DevModePlugins.merge(agent.plugins()), runtime.timers())) {
             registry.problems().forEach(p -> ctx.err().println("Warning: " + TerminalText.escape(p.toString())));
             PluginBlocks.check(agent, registry, ctx.err());
+            StaleRunDirs.sweep(data, registry); // what runs killed with SIGKILL left in the temp root
             JobLoader.Result loaded = JobLoader.load(jobFiles, registry);
             if (!loaded.ok()) {
                 for (JobFileException p : loaded.problems()) {
