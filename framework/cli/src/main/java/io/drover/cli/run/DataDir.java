@@ -73,7 +73,7 @@ final class DataDir implements AutoCloseable {
         try {
             new ProcessBuilder("rm", "-rf", "--", doomed.toString()).redirectInput(ProcessBuilder.Redirect.from(
                     new java.io.File("/dev/null"))).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .redirectError(ProcessBuilder.Redirect.DISCARD).directory(doomed.getParent().toFile()).start();
+                    .redirectError(ProcessBuilder.Redirect.DISCARD).directory(new java.io.File("/")).start();
         } catch (IOException e) {
             // no rm: the next drover run's sweep deletes it (the name ends in .deleting)
         }
