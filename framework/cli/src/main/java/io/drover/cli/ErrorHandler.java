@@ -1,5 +1,6 @@
 package io.drover.cli;
 
+import io.drover.cli.format.TerminalText;
 import io.drover.core.spec.parse.InputFileException;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
@@ -61,7 +62,12 @@ final class ErrorHandler implements IExecutionExceptionHandler, IParameterExcept
         return exitCode;
     }
 
+    /**
+     * The message on one line: line breaks become {@code ; }, any other control character is escaped (a message
+     * may quote a job file's key or value, a task's or a driver's text: {@link TerminalText}).
+     */
     static String oneLine(String message) {
-        return message == null ? "" : message.strip().replaceAll("\\s*[\\r\\n]+\\s*", "; ");
+        return message == null ? ""
+                : TerminalText.escape(message.strip().replaceAll("\\s*[\\r\\n]+\\s*", "; "));
     }
 }

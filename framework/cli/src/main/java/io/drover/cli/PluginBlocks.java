@@ -22,6 +22,6 @@ public final class PluginBlocks {
             PluginConfigProblem p = registry.configProblems().get(0);
             throw config.source().error(p.keyPath(), p.problem());
         }
-        registry.unusedPluginBlocks(config).forEach(w -> err.println("Warning: " + w));
+        registry.unusedPluginBlocks(config).forEach(w -> err.println("Warning: " + io.drover.cli.format.TerminalText.escape(w)));
     }
 }

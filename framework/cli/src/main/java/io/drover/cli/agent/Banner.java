@@ -1,6 +1,7 @@
 package io.drover.cli.agent;
 
 import io.drover.agent.Agent;
+import io.drover.cli.format.TerminalText;
 import io.drover.core.config.AgentConfig;
 import io.drover.core.driver.DriverInfo;
 
@@ -27,11 +28,12 @@ final class Banner {
         for (DriverInfo d : agent.drivers()) {
             sb.append("    driver ").append(d.name()).append(": ").append(d.health().state().wireName());
             if (!d.health().description().isEmpty()) {
-                sb.append(" (").append(d.health().description()).append(')');
+                sb.append(" (").append(TerminalText.escape(d.health().description())).append(')');
             }
             sb.append('\n');
         }
-        agent.pluginProblems().forEach(p -> sb.append("Warning: ").append(p).append('\n'));
+        agent.pluginProblems().forEach(p -> sb.append("Warning: ").append(TerminalText.escape(String.valueOf(p)))
+                .append('\n'));
         return sb.toString();
     }
 }

@@ -42,8 +42,8 @@ public final class AllocSignalCommand implements Callable<Integer> {
         }
         api.client(ctx).post("/v1/client/allocation/" + AllocStatusCommand.encode(id) + "/signal",
                 body.toString());
-        ctx.out().println("==> " + signal + " sent to " + (task == null ? "every running task" : "task " + task)
-                + " of allocation " + id);
+        ctx.out().println(io.drover.cli.format.TerminalText.escape("==> " + signal + " sent to "
+                + (task == null ? "every running task" : "task " + task) + " of allocation " + id));
         return ExitCodes.OK;
     }
 }

@@ -4,6 +4,7 @@ import io.drover.cli.CliContext;
 import io.drover.cli.ExitCodes;
 import io.drover.cli.UserException;
 import io.drover.cli.format.AllocStatusFormatter;
+import io.drover.cli.format.TerminalText;
 import io.drover.core.state.AllocationState;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -51,7 +52,8 @@ public final class AllocStatusCommand implements Callable<Integer> {
         ApiClient client = api.client(ctx);
         String body = client.getText("/v1/allocation/" + encode(id));
         if (json) {
-            ctx.out().print(body.endsWith("\n") ? body : body + "\n");
+            String safe = TerminalText.escapeJson(body); // the same JSON value, nothing a terminal acts on
+            ctx.out().print(safe.endsWith("\n") ? safe : safe + "\n");
             return ExitCodes.OK;
         }
         AllocationState alloc = AllocReader.alloc(body);

@@ -27,7 +27,7 @@ public final class AllocStopCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         api.client(ctx).post("/v1/allocation/" + AllocStatusCommand.encode(id) + "/stop", "");
-        ctx.out().println("==> Allocation " + id + " stopping");
+        ctx.out().println("==> Allocation " + io.drover.cli.format.TerminalText.escape(id) + " stopping");
         return ExitCodes.OK;
     }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.drover.cli.CliContext;
 import io.drover.cli.ExitCodes;
 import io.drover.cli.UserException;
+import io.drover.cli.format.TerminalText;
 import io.drover.core.spec.Job;
 import io.drover.core.spec.JobType;
 import io.drover.core.spec.parse.JobFileException;
@@ -67,9 +68,9 @@ public final class JobRunCommand implements Callable<Integer> {
         JsonNode reg = client.put("/v1/jobs", body(file));
         List<String> ids = new ArrayList<>();
         reg.path("Allocations").forEach(n -> ids.add(n.asText()));
-        ctx.err().println("==> Job \"" + job.id() + "\" registered: " + ids.size() + " allocation(s) placed");
+        ctx.err().println("==> Job \"" + TerminalText.escape(job.id()) + "\" registered: " + ids.size() + " allocation(s) placed");
         if (detach) {
-            ids.forEach(ctx.out()::println);
+            ids.forEach(i -> ctx.out().println(TerminalText.escape(i)));
             return ExitCodes.OK;
         }
         boolean service = job.type() == JobType.SERVICE;
@@ -78,8 +79,8 @@ public final class JobRunCommand implements Callable<Integer> {
             JsonNode alloc = awaitSettled(client, id, service);
             String status = alloc.path("ClientStatus").asText();
             failed |= "failed".equals(status);
-            ctx.out().println(id.substring(0, Math.min(8, id.length())) + "  " + alloc.path("Name").asText()
-                    + "  " + status);
+            ctx.out().println(TerminalText.escape(id.substring(0, Math.min(8, id.length())) + "  "
+                    + alloc.path("Name").asText() + "  " + status));
         }
         return failed ? ExitCodes.FAILED : ExitCodes.OK;
     }

@@ -38,7 +38,7 @@ public final class JobStopCommand implements Callable<Integer> {
     public Integer call() {
         api.client(ctx).delete("/v1/job/" + URLEncoder.encode(id, StandardCharsets.UTF_8).replace("+", "%20")
                 + (purge ? "?purge=true" : ""));
-        ctx.out().println("==> Job \"" + id + "\" stopped" + (purge ? " and purged" : ""));
+        ctx.out().println("==> Job \"" + io.drover.cli.format.TerminalText.escape(id) + "\" stopped" + (purge ? " and purged" : ""));
         return ExitCodes.OK;
     }
 }

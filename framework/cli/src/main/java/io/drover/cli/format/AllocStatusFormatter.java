@@ -49,15 +49,16 @@ public final class AllocStatusFormatter {
 
     private static String header(AllocationState a, ZoneId zone) {
         List<String[]> kv = new ArrayList<>();
-        kv.add(new String[] {"ID", a.id()});
-        kv.add(new String[] {"Name", a.name()});
-        kv.add(new String[] {"Job ID", a.jobId()});
+        kv.add(new String[] {"ID", TerminalText.escape(a.id())});
+        kv.add(new String[] {"Name", TerminalText.escape(a.name())});
+        kv.add(new String[] {"Job ID", TerminalText.escape(a.jobId())});
         kv.add(new String[] {"Job Version", "0"});
-        kv.add(new String[] {"Task Group", a.taskGroup()});
+        kv.add(new String[] {"Task Group", TerminalText.escape(a.taskGroup())});
         kv.add(new String[] {"Client Status", a.clientStatus().wireName()});
-        kv.add(new String[] {"Client Description", orElse(a.clientDescription(), a.clientStatus().description())});
+        kv.add(new String[] {"Client Description",
+            TerminalText.escape(orElse(a.clientDescription(), a.clientStatus().description()))});
         kv.add(new String[] {"Desired Status", a.desiredStatus().wireName()});
-        kv.add(new String[] {"Desired Description", orElse(a.desiredDescription(), NONE)});
+        kv.add(new String[] {"Desired Description", TerminalText.escape(orElse(a.desiredDescription(), NONE))});
         kv.add(new String[] {"Created", Times.local(a.createTime(), zone)});
         kv.add(new String[] {"Modified", Times.local(a.modifyTime(), zone)});
         return Columns.keyValues(kv);
@@ -65,10 +66,10 @@ public final class AllocStatusFormatter {
 
     private static String task(AllocationState alloc, String name, TaskState state, ZoneId zone,
             Map<String, String> labels) {
-        StringBuilder sb = new StringBuilder("Task \"").append(name).append('"');
+        StringBuilder sb = new StringBuilder("Task \"").append(TerminalText.escape(name)).append('"');
         String label = alloc.job() == null ? labels.getOrDefault(name, "") : kindLabel(alloc, name);
         if (!label.isEmpty()) {
-            sb.append(" (").append(label).append(')');
+            sb.append(" (").append(TerminalText.escape(label)).append(')');
         }
         sb.append(" is \"").append(state.state().wireName()).append("\"\n\n");
         sb.append("Task Events:\n");
@@ -100,10 +101,13 @@ public final class AllocStatusFormatter {
                 .orElse(TaskKind.MAIN.label());
     }
 
-    /** Nomad shows the display message; a line break would break the table, so it becomes a space. */
+    /**
+     * Nomad shows the display message; a line break would break the table, so it becomes a space; any other
+     * control character (an event message is a task's or a driver's text) is escaped ({@link TerminalText}).
+     */
     private static String description(TaskEvent e) {
         String text = e.displayMessage().isEmpty() ? e.message() : e.displayMessage();
-        return text.replaceAll("\\s*[\\r\\n]+\\s*", " ");
+        return TerminalText.escape(text.replaceAll("\\s*[\\r\\n]+\\s*", " "));
     }
 
     private static String orElse(String value, String fallback) {

@@ -4,7 +4,9 @@ import java.util.List;
 
 /**
  * Text layout in the style of Nomad's {@code columnize}: {@code key = value} lists with the {@code =} aligned, and
- * tables whose columns are as wide as their widest cell, two spaces apart. Pure; no trailing blanks on any line.
+ * tables whose columns are as wide as their widest cell, two spaces apart. Every key, value and cell is escaped
+ * first ({@link TerminalText}: the text of jobs, tasks and drivers cannot drive the terminal or break a row).
+ * Pure; no trailing blanks on any line.
  */
 public final class Columns {
     private static final String GAP = "  ";
@@ -13,19 +15,21 @@ public final class Columns {
 
     /** One {@code key = value} line per pair, every key padded to the longest key. Pairs are {key, value}. */
     public static String keyValues(List<String[]> pairs) {
-        int width = pairs.stream().mapToInt(p -> p[0].length()).max().orElse(0);
+        List<String[]> safe = pairs.stream().map(Columns::escape).toList();
+        int width = safe.stream().mapToInt(p -> p[0].length()).max().orElse(0);
         StringBuilder sb = new StringBuilder();
-        for (String[] p : pairs) {
+        for (String[] p : safe) {
             sb.append(pad(p[0], width)).append(" = ").append(p[1]).append('\n');
         }
         return sb.toString();
     }
 
     /** A table: the first row is the header; every row has the same number of cells. */
-    public static String table(List<String[]> rows) {
-        if (rows.isEmpty()) {
+    public static String table(List<String[]> cells) {
+        if (cells.isEmpty()) {
             return "";
         }
+        List<String[]> rows = cells.stream().map(Columns::escape).toList();
         int columns = rows.get(0).length;
         int[] widths = new int[columns];
         for (String[] row : rows) {
@@ -45,6 +49,14 @@ public final class Columns {
             sb.append(stripTrailing(line)).append('\n');
         }
         return sb.toString();
+    }
+
+    private static String[] escape(String[] row) {
+        String[] out = new String[row.length];
+        for (int i = 0; i < row.length; i++) {
+            out[i] = TerminalText.escape(row[i]);
+        }
+        return out;
     }
 
     private static String pad(String s, int width) {

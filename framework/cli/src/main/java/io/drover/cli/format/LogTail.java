@@ -12,8 +12,9 @@ import java.util.List;
 
 /**
  * The last lines a task wrote to one of its log streams ({@code <logs>/<task>.<stream>.N}, the highest N being
- * the newest file), for {@code drover run -verbose}. Reads at most the last 64 KiB of the newest file. Pure
- * apart from reading files; never throws for a missing or unreadable log (returns no lines).
+ * the newest file), for {@code drover run -verbose}; {@link #section} escapes control characters. Reads at most
+ * the last 64 KiB of the newest file. Pure apart from reading files; never throws for a missing or unreadable log
+ * (returns no lines).
  */
 public final class LogTail {
     private static final int MAX_BYTES = 64 * 1024;
@@ -75,7 +76,9 @@ public final class LogTail {
             List<String> tail = lastLines(logDir, task, stream, lines);
             if (!tail.isEmpty()) {
                 sb.append('\n').append("Last ").append(stream).append(" lines:\n");
-                tail.forEach(l -> sb.append(l).append('\n'));
+                // the tail sits inside a status report: a line cannot clear the screen or fake the report
+                // (TerminalText); 'drover alloc logs' prints the output raw
+                tail.forEach(l -> sb.append(TerminalText.escape(l)).append('\n'));
             }
         }
         return sb.toString();

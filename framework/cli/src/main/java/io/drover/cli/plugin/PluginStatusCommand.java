@@ -73,7 +73,8 @@ public final class PluginStatusCommand implements Callable<Integer> {
         Path dir = PluginDirs.resolve(agent);
         try (RealTimers timers = new RealTimers();
                 DriverRegistry registry = DriverRegistry.load(dir, agent.plugins(), timers)) {
-            registry.problems().forEach(p -> ctx.err().println("Warning: " + p));
+            registry.problems().forEach(p -> ctx.err().println("Warning: "
+                    + io.drover.cli.format.TerminalText.escape(p.toString())));
             io.drover.cli.PluginBlocks.check(agent, registry, ctx.err());
             List<DriverInfo> drivers = registry.drivers();
             if (drivers.isEmpty()) {

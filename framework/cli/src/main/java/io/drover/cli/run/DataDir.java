@@ -10,7 +10,9 @@ import java.nio.file.attribute.BasicFileAttributes;
 
 /**
  * {@code drover run}'s data directory: the config's {@code data_dir} (created if missing, kept), or a temporary
- * directory that {@link #close()} deletes with everything in it.
+ * directory ({@code drover-run-*} under {@code java.io.tmpdir}, mode 0700, its owner recorded in it:
+ * {@link RunDirOwner}) that {@link #close()} deletes with everything in it. A run killed before it could delete
+ * its dir leaves it to the next run, which sweeps it ({@link StaleRunDirs}).
  */
 final class DataDir implements AutoCloseable {
     private final Path path;
@@ -26,35 +28,115 @@ final class DataDir implements AutoCloseable {
         if (configured != null) {
             return new DataDir(Files.createDirectories(configured), false);
         }
-        return new DataDir(Files.createTempDirectory("drover-run-"), true);
+        Path dir = Files.createTempDirectory(PREFIX);
+        RunDirOwner.current().writeTo(dir);
+        return new DataDir(dir, true);
+    }
+
+    /** Name prefix of temporary data dirs. */
+    static final String PREFIX = "drover-run-";
+
+    boolean temporary() {
+        return temporary;
     }
 
     Path path() {
         return path;
     }
 
-    /** Deletes a temporary directory (best effort: a file a task still holds open may stay). Idempotent. */
+    /**
+     * Deletes a temporary directory (best effort: a file a task still holds open may stay). Idempotent. Deleting
+     * is disk-bound (some 2 ms per directory here: a 5,000-task run has 20,000), so it does not hold the exit: the
+     * dir is renamed {@code *.deleting} at once, deleted here for at most {@link #DELETE_BUDGET_MILLIS}, and what
+     * is left is handed to a detached {@code rm -rf} that outlives this JVM (and, should that fail, to the next
+     * run's sweep, {@link StaleRunDirs}).
+     */
     @Override
     public void close() {
-        if (!temporary || !Files.exists(path)) {
+        if (!temporary || !Files.exists(path, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
+        Path doomed = path.resolveSibling(path.getFileName() + StaleRunDirs.DELETING);
         try {
-            Files.walkFileTree(path, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                    Files.deleteIfExists(file);
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
-                    Files.deleteIfExists(dir);
-                    return FileVisitResult.CONTINUE;
-                }
-            });
+            Files.move(path, doomed, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            doomed = path;
+        }
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(DELETE_BUDGET_MILLIS);
+        try {
+            if (deleteTree(doomed, deadline)) {
+                return;
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot delete temporary data dir " + path, e);
         }
+        try {
+            new ProcessBuilder("rm", "-rf", "--", doomed.toString()).redirectInput(ProcessBuilder.Redirect.from(
+                    new java.io.File("/dev/null"))).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .redirectError(ProcessBuilder.Redirect.DISCARD).directory(new java.io.File("/")).start();
+        } catch (IOException e) {
+            // no rm: the next drover run's sweep deletes it (the name ends in .deleting)
+        }
+    }
+
+    /** How long {@link #close()} deletes the temporary dir itself before it hands the rest to {@code rm -rf}. */
+    static final long DELETE_BUDGET_MILLIS = 2_000;
+
+    /** As {@link #deleteTree(Path)}, giving up (false) once {@code deadlineNanos} has passed. */
+    static boolean deleteTree(Path root, long deadlineNanos) throws IOException {
+        try {
+            deleteTree(root, () -> System.nanoTime() - deadlineNanos > 0);
+            return true;
+        } catch (OutOfTime e) {
+            return false;
+        }
+    }
+
+    /**
+     * Deletes {@code root} and everything under it, never following a symbolic link (a link is deleted, not what
+     * it points to); what is already gone (another run sweeping the same dir) is skipped. Blocking I/O.
+     */
+    static void deleteTree(Path root) throws IOException {
+        deleteTree(root, () -> false);
+    }
+
+    /** Thrown out of the walk when its time is up. */
+    private static final class OutOfTime extends IOException {
+        OutOfTime() {
+            super("out of time", null);
+        }
+    }
+
+    private static void deleteTree(Path root, java.util.function.BooleanSupplier late) throws IOException {
+        Files.walkFileTree(root, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                if (late.getAsBoolean()) {
+                    throw new OutOfTime();
+                }
+                Files.deleteIfExists(file);
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                if (e instanceof java.nio.file.NoSuchFileException) {
+                    return FileVisitResult.CONTINUE;
+                }
+                throw e;
+            }
+
+            @Override
+            public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
+                if (e != null && !(e instanceof java.nio.file.NoSuchFileException)) {
+                    throw e;
+                }
+                if (late.getAsBoolean()) {
+                    throw new OutOfTime();
+                }
+                Files.deleteIfExists(dir);
+                return FileVisitResult.CONTINUE;
+            }
+        });
     }
 }

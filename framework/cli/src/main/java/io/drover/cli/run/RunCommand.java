@@ -9,6 +9,7 @@ import io.drover.cli.PluginDirs;
 import io.drover.cli.UserException;
 import io.drover.cli.format.AllocJson;
 import io.drover.cli.format.AllocStatusFormatter;
+import io.drover.cli.format.TerminalText;
 import io.drover.core.config.AgentConfig;
 import io.drover.core.config.ClientConfig;
 import io.drover.core.driver.DriverRegistry;
@@ -104,12 +105,13 @@ public final class RunCommand implements Callable<Integer> {
                 EngineRuntime runtime = EngineRuntime.real(Math.max(2, Runtime.getRuntime().availableProcessors()));
                 DriverRegistry registry = DriverRegistry.load(PluginDirs.resolve(agent),
                         DevModePlugins.merge(agent.plugins()), runtime.timers())) {
-            registry.problems().forEach(p -> ctx.err().println("Warning: " + p));
+            registry.problems().forEach(p -> ctx.err().println("Warning: " + TerminalText.escape(p.toString())));
             PluginBlocks.check(agent, registry, ctx.err());
+            StaleRunDirs.sweep(data, registry); // what runs killed with SIGKILL left in the temp root
             JobLoader.Result loaded = JobLoader.load(jobFiles, registry, client.taskLimits());
             if (!loaded.ok()) {
                 for (JobFileException p : loaded.problems()) {
-                    ctx.err().println("Error: " + p.getMessage());
+                    ctx.err().println("Error: " + TerminalText.escape(p.getMessage()));
                 }
                 return ExitCodes.USAGE;
             }
@@ -122,7 +124,7 @@ public final class RunCommand implements Callable<Integer> {
                 JobRunner runner = new JobRunner(engine);
                 allocs = runToEnd(runner, loaded, signals, hook, interruptWait);
             }
-            ctx.out().print(json ? AllocJson.format(allocs) : text(allocs, data.path()));
+            ctx.out().print(json ? TerminalText.escapeJson(AllocJson.format(allocs)) : text(allocs, data.path()));
             ctx.out().flush();
             if (signals.first().isDone()) {
                 return signals.first().join();
