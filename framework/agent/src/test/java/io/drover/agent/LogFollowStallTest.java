@@ -40,7 +40,7 @@ class LogFollowStallTest extends RunningAgentTest {
             }
         }
         String request = "GET /v1/client/fs/logs/" + id + "?task=web&type=stdout&follow=true&plain=true HTTP/1.1\r\n"
-                + "Host: x\r\n\r\n";
+                + "Host: 127.0.0.1\r\n\r\n";
         List<Socket> stalled = new ArrayList<>();
         try {
             for (int i = 0; i < 2; i++) {
