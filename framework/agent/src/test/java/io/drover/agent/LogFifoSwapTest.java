@@ -28,7 +28,7 @@ class LogFifoSwapTest extends RunningAgentTest {
         try (Socket s = new Socket("127.0.0.1", api.agent.httpPort())) {
             s.setSoTimeout(20_000);
             s.getOutputStream().write(("GET /v1/client/fs/logs/" + id + "?task=web&follow=true&plain=true HTTP/1.1\r\n"
-                    + "Host: x\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                    + "Host: 127.0.0.1\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             InputStream in = s.getInputStream();
             StringBuilder got = new StringBuilder();
             readUntil(in, got, "before\n");
