@@ -257,7 +257,7 @@ def attack_java(agent, work):
         _, out = agent.get(f"/v1/client/fs/logs/{allocs[0]['ID']}?task=t&type=stdout&plain=true")
     uid = out.split()[1] if out.startswith("Uid:") else "?"
     report("java", "a java task's uid by default", uid not in ("0", "?"), f"register {code}; {out.strip()!r}")
-    j = job("java-root", [task("t", "java", {"class": "Who", "class_path": classes}, User="root")])
+    j = job("java-root", [task("t", "java", {"class": "Who", "class_path": classes, "user": "root"})])
     code, text = agent.register(j)
     report("java", "user = root without the operator's leave", code == 400, f"{code} {text[:120]!r}")
 

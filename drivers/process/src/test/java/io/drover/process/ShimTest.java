@@ -98,7 +98,7 @@ class ShimTest {
 
         assertThat(Files.readString(dir.resolve("out"))).isEqualTo(nobody.uid() + "\n" + nobody.gid() + "\n"
                 + nobody.gid() + "\n0\n"); // the last line: the shim's real uid
-        assertThat(Files.readString(status())).isEqualTo("exit 4\n");
+        assertStatus("exit 4\n");
         assertThat(Files.getAttribute(status(), "unix:uid")).isEqualTo(0);
     }
 
