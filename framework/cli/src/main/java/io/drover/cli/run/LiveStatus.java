@@ -19,9 +19,10 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>What it prints is bounded whatever the size of the jobs: each line is at most a screen wide (a long task
  * list is counted per state, {@link StatusLine}); changes are coalesced and drawn at most
- * {@link #MAX_DRAWS_PER_SECOND} times a second (only the latest state of each allocation is drawn, except that no
- * client status change is skipped: at most one line per status an allocation passes through); on a terminal the
- * block has at most {@link #MAX_BLOCK_LINES} lines, the allocations past them counted in its last line.
+ * {@link #MAX_DRAWS_PER_SECOND} times a second (only the latest state of each allocation is drawn, except that
+ * the plain form skips no client status change: at most one line per status an allocation passes through); on a
+ * terminal the block has at most {@link #MAX_BLOCK_LINES} lines, the allocations past them counted in its last
+ * line.
  *
  * <p>{@link #onUpdate} is called on engine threads: it only records the snapshot under a short monitor (never
  * waits for the printer or the terminal); memory is one pending snapshot per allocation plus its status changes.
