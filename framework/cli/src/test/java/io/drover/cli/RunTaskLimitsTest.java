@@ -9,6 +9,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issue 12, finding 8, for {@code drover run}: the client's {@code max_tasks_per_job} and {@code max_tasks} are
+ * (and {@code max_tasks_per_group}: finding 11, a 100,000-task group that did not answer SIGTERM) are
  * checked before anything runs (run places every job at once), each problem one line, exit code 2, nothing run.
  */
 class RunTaskLimitsTest {
@@ -22,6 +23,7 @@ class RunTaskLimitsTest {
                 client {
                   max_tasks_per_job = 4
                   max_tasks         = 6
+                  max_tasks_per_group = 2
                 }
                 """.formatted(dir.resolve("data"), System.getProperty("drover.test.plugins")));
     }
@@ -60,6 +62,33 @@ class RunTaskLimitsTest {
         assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCodes.USAGE);
         assertThat(run.errorLines()).containsExactly(
                 "Error: drover run: the 2 jobs place 8 tasks together; at most 6 (client max_tasks)");
+        assertThat(run.out()).isEmpty();
+    }
+
+    @Test
+    void aGroupOverMaxTasksPerGroupIsRefusedNamingTheGroupAndNothingRuns() throws Exception {
+        Path wide = Files.writeString(dir.resolve("wide.hcl"), """
+                job "wide" {
+                  type = "batch"
+                  group "g" {
+                    task "a" {
+                      driver = "mock"
+                    }
+                    task "b" {
+                      driver = "mock"
+                    }
+                    task "c" {
+                      driver = "mock"
+                    }
+                  }
+                }
+                """);
+
+        CliRun run = CliRun.of("run", "-config", config().toString(), wide.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCodes.USAGE);
+        assertThat(run.errorLines()).containsExactly("Error: " + wide + ": job \"wide\": group \"g\" has 3 tasks; "
+                + "at most 2 per group (client max_tasks_per_group)");
         assertThat(run.out()).isEmpty();
     }
 }

@@ -36,7 +36,8 @@ class HugeRunEndToEndTest {
         tmp = Files.createDirectories(dir.resolve("tmp"));
         String plugins = System.getProperty("drover.test.plugins");
         assertThat(plugins).as("system property drover.test.plugins (run 'mvn verify')").isNotNull();
-        config = Files.writeString(dir.resolve("agent.hcl"), "plugin_dir = \"" + plugins + "\"\n");
+        config = Files.writeString(dir.resolve("agent.hcl"), "plugin_dir = \"" + plugins + "\"\n"
+                + "client { max_tasks_per_group = " + TASKS + " }\n"); // over the default 1,000, on purpose
     }
 
     @AfterEach

@@ -25,7 +25,8 @@ final class AgentConfigMapper {
             List.of("data_dir", "plugin_dir", "log_level", "bind_addr", "ports", "client", "acl", "http");
     private static final List<String> CLIENT_KEYS = List.of("gc_interval", "gc_max_allocs",
             "gc_disk_usage_threshold", "gc_inode_usage_threshold", "gc_parallel_destroys", "gc_kill_policy",
-            "max_kill_timeout", "record_retention", "driver_start_timeout", "max_tasks_per_job", "max_tasks");
+            "max_kill_timeout", "record_retention", "driver_start_timeout", "max_tasks_per_job", "max_tasks",
+            "max_tasks_per_group");
     private static final List<String> HTTP_KEYS =
             List.of("allowed_hosts", "max_conns", "header_timeout", "idle_timeout");
     private static final List<String> LOG_LEVELS = List.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR");
@@ -163,11 +164,13 @@ final class AgentConfigMapper {
         Duration startTimeout = r.duration("driver_start_timeout", d.driverStartTimeout(), true);
         int perJob = (int) r.integer("max_tasks_per_job", d.taskLimits().maxTasksPerJob(), 1, Integer.MAX_VALUE);
         int total = (int) r.integer("max_tasks", d.taskLimits().maxTasks(), 1, Integer.MAX_VALUE);
+        int perGroup = (int) r.integer("max_tasks_per_group", d.taskLimits().maxTasksPerGroup(), 1,
+                Integer.MAX_VALUE);
         if (perJob > total) {
             throw r.problem("max_tasks_per_job", "must not exceed max_tasks (" + perJob + " > " + total + ")");
         }
         return new ClientConfig(gcInterval, maxAllocs, disk, inode, parallel, policy, maxKill, retention,
-                startTimeout, new TaskLimits(perJob, total));
+                startTimeout, new TaskLimits(perJob, total, perGroup));
     }
 
     private static Map<String, Map<String, Object>> plugins(MapReader r) throws TreeProblem {

@@ -64,6 +64,7 @@ class AgentConfigParserTest {
                   driver_start_timeout     = "90s"
                   max_tasks_per_job        = 500
                   max_tasks                = 1500
+                  max_tasks_per_group      = 50
                 }
                 plugin "raw_exec" {
                   config {
@@ -88,7 +89,7 @@ class AgentConfigParserTest {
         assertThat(config.client().gcKillPolicy()).isEqualTo(GcKillPolicy.KILL_POSTSTOP);
         assertThat(config.client().recordRetention()).isEqualTo(Duration.ofHours(1));
         assertThat(config.client().driverStartTimeout()).isEqualTo(Duration.ofSeconds(90));
-        assertThat(config.client().taskLimits()).isEqualTo(new TaskLimits(500, 1500));
+        assertThat(config.client().taskLimits()).isEqualTo(new TaskLimits(500, 1500, 50));
         assertThat(config.client().gcInterval()).as("default kept").isEqualTo(Duration.ofMinutes(1));
         assertThat(config.plugins()).containsOnlyKeys("raw_exec", "java", "mock");
         assertThat(config.plugins().get("java"))
