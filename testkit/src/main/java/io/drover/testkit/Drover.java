@@ -187,7 +187,9 @@ public final class Drover implements AutoCloseable {
         try {
             job = JobFileParser.parse(jobFile);
         } catch (JobFileException e) {
-            throw new AssertionError("job file refused: " + e.getMessage());
+            // every problem of the file, the first on the first line as before
+            throw new AssertionError("job file refused: " + e.problems().stream().map(Throwable::getMessage)
+                    .collect(Collectors.joining("\n")));
         }
         return runAll(job);
     }

@@ -140,6 +140,20 @@ class JobRoutesTest extends RunningAgentTest {
     }
 
     @Test
+    void aJobWithSeveralProblemsIsRefusedWithAllOfThemOnePerLine() throws Exception {
+        String hcl = "job \"j\" {\n  group \"g1\" {\n    task \"../x\" {\n      driver = \"mock\"\n    }\n  }\n"
+                + "  group \"g2\" {\n    task \"/tmp/y\" {\n      driver = \"mock\"\n    }\n  }\n}\n";
+        TestAgent.Resp r = api.call("PUT", "/v1/jobs",
+                new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(java.util.Map.of("JobHCL", hcl)));
+
+        assertThat(r.status()).isEqualTo(400);
+        assertThat(r.error().lines().toList()).satisfiesExactly(
+                l -> assertThat(l).startsWith("request.hcl:3: job \"j\" > group \"g1\" > task \"../x\": the task name "),
+                l -> assertThat(l).startsWith("request.hcl:8: job \"j\" > group \"g2\" > task \"/tmp/y\": the task name "));
+        assertThat(api.get("/v1/job/j").status()).isEqualTo(404); // nothing registered
+    }
+
+    @Test
     void badBodiesAreRefusedBeforeTheParserWithFittingStatuses() throws Exception {
         TestAgent.Resp bad = api.call("PUT", "/v1/jobs", "{\"Job\": {");
         assertThat(bad.status()).isEqualTo(400);

@@ -2,6 +2,7 @@ package io.drover.cli;
 
 import io.drover.cli.format.TerminalText;
 import io.drover.core.spec.parse.InputFileException;
+import io.drover.core.spec.parse.JobFileException;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IParameterExceptionHandler;
@@ -10,8 +11,9 @@ import picocli.CommandLine.ParseResult;
 
 /**
  * Turns every failure into one line {@code Error: <message>} on stderr and an exit code: 2 for bad input
- * (usage, job files, configs), the {@link UserException}'s own code, 1 for anything unexpected. A stack trace is
- * printed only when {@code DROVER_DEBUG=1}.
+ * (usage, job files, configs), the {@link UserException}'s own code, 1 for anything unexpected. A job file with
+ * several problems, and bad input the agent refused with several (one per line of its {@code error}), get one
+ * {@code Error:} line per problem. A stack trace is printed only when {@code DROVER_DEBUG=1}.
  */
 final class ErrorHandler implements IExecutionExceptionHandler, IParameterExceptionHandler {
     private final CliContext ctx;
@@ -24,7 +26,13 @@ final class ErrorHandler implements IExecutionExceptionHandler, IParameterExcept
     public int handleExecutionException(Exception thrown, CommandLine cmd, ParseResult parseResult) {
         Throwable e = unwrap(thrown);
         if (e instanceof UserException u) {
+            if (u.exitCode() == ExitCodes.USAGE && u.getMessage() != null && u.getMessage().strip().contains("\n")) {
+                return report(u.getMessage().strip().lines().toList(), u, u.exitCode());
+            }
             return report(u.getMessage(), u, u.exitCode());
+        }
+        if (e instanceof JobFileException f) {
+            return report(f.problems().stream().map(Exception::getMessage).toList(), f, ExitCodes.USAGE);
         }
         if (e instanceof InputFileException f) {
             return report(f.getMessage(), f, ExitCodes.USAGE);
@@ -54,7 +62,12 @@ final class ErrorHandler implements IExecutionExceptionHandler, IParameterExcept
     }
 
     private int report(String message, Throwable e, int exitCode) {
-        ctx.err().println("Error: " + oneLine(message));
+        return report(java.util.List.of(message == null ? "" : message), e, exitCode);
+    }
+
+    /** One {@code Error:} line per message (each kept on one line). */
+    private int report(java.util.List<String> messages, Throwable e, int exitCode) {
+        messages.forEach(m -> ctx.err().println("Error: " + oneLine(m)));
         if (ctx.debug()) {
             e.printStackTrace(ctx.err());
         }

@@ -15,13 +15,27 @@ class ClientInputTest {
     @Test
     void jobRunParsesTheFileFirstAndNamesFileAndLine() throws Exception {
         Path job = Files.writeString(tmp.resolve("bad.hcl"),
-                "job \"x\" {\n  group \"g\" {\n    count = \"two\"\n  }\n}\n");
+                "job \"x\" {\n  group \"g\" {\n    count = \"two\"\n    task \"t\" {\n      driver = \"mock\"\n    }\n  }\n}\n");
 
         CliRun run = CliRun.of("job", "run", "-address", "http://127.0.0.1:1", job.toString());
 
         assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(run.errorLines()).hasSize(1);
         assertThat(run.errorLines().get(0)).startsWith("Error: " + job + ":3:").doesNotContain("no Drover agent");
+    }
+
+    @Test
+    void jobRunReportsEveryProblemOfTheFileOnItsOwnLine() throws Exception {
+        Path job = Files.writeString(tmp.resolve("two-bad.hcl"), "job \"j\" {\n  group \"g\" {\n    task \"a\" {\n"
+                + "      kill_timeout = \"5sec\"\n      driver = \"mock\"\n    }\n    task \"b\" {\n      colour = 1\n"
+                + "      driver = \"mock\"\n    }\n  }\n}\n");
+
+        CliRun run = CliRun.of("job", "run", "-address", "http://127.0.0.1:1", job.toString());
+
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(run.errorLines()).satisfiesExactly(
+                l -> assertThat(l).startsWith("Error: " + job + ":4: job \"j\" > group \"g\" > task \"a\" > kill_timeout: "),
+                l -> assertThat(l).startsWith("Error: " + job + ":8: job \"j\" > group \"g\" > task \"b\" > colour: "));
     }
 
     @Test

@@ -80,13 +80,12 @@ public final class JobsHandler {
                     : JobFileParser.parse("request.json", body);
             problems = new java.util.ArrayList<>(JobDriverCheck.check(job, drivers));
         } catch (JobFileException e) {
-            throw ApiException.badRequest(e.getMessage());
+            throw ApiException.badRequest(lines(e.problems()));
         }
         registry.limits().perJobProblem(job).ifPresent(p -> problems.add(
                 new JobFileException(job.source(), 0, "job \"" + job.id() + "\"", p)));
         if (!problems.isEmpty()) {
-            throw ApiException.badRequest(problems.stream().map(Exception::getMessage)
-                    .collect(Collectors.joining("; ")));
+            throw ApiException.badRequest(lines(problems));
         }
         JobRegistry.Registration reg;
         try {
@@ -108,6 +107,11 @@ public final class JobsHandler {
         out.put("Warnings", "");
         out.put("Allocations", reg.placed().stream().map(AllocationState::id).toList());
         req.respond(200, out);
+    }
+
+    /** A 400's error text: every problem of the job, one per line, so that a client can show each on its own. */
+    private static String lines(List<JobFileException> problems) {
+        return problems.stream().map(Exception::getMessage).collect(Collectors.joining("\n"));
     }
 
     /**

@@ -46,7 +46,7 @@ final class JobLoader {
                     problems.addAll(driverProblems);
                 }
             } catch (JobFileException e) {
-                problems.add(e);
+                problems.addAll(e.problems()); // every problem of the file, not only the first
             }
         }
         long tasks = jobs.stream().mapToLong(TaskLimits::tasksOf).sum();

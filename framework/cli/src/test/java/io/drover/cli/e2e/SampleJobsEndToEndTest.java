@@ -119,6 +119,32 @@ class SampleJobsEndToEndTest {
     }
 
     @Test
+    void everyProblemOfABadJobFileIsReportedOnItsOwnLine() throws Exception {
+        Path bad = Files.writeString(dir.resolve("two-bad-tasks.hcl"), """
+                job "j" {
+                  group "g1" {
+                    task "../x" {
+                      driver = "mock"
+                    }
+                  }
+                  group "g2" {
+                    task "/tmp/y" {
+                      driver = "mock"
+                    }
+                  }
+                }
+                """);
+
+        CliRun run = CliRun.of("run", "-config", config.toString(), bad.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCodes.USAGE);
+        assertThat(run.errorLines()).satisfiesExactly(
+                l -> assertThat(l).startsWith("Error: " + bad + ":3: job \"j\" > group \"g1\" > task \"../x\": "),
+                l -> assertThat(l).startsWith("Error: " + bad + ":8: job \"j\" > group \"g2\" > task \"/tmp/y\": "));
+        assertThat(run.out()).isEmpty(); // nothing ran
+    }
+
+    @Test
     void nothingRunsWhenOneOfSeveralJobFilesIsBad() throws Exception {
         Path bad = Files.writeString(dir.resolve("bad.json"), "{\"Job\": ");
 

@@ -13,6 +13,7 @@ import io.drover.core.spec.TaskGroup;
 import io.drover.core.spec.parse.tree.Field;
 import io.drover.core.spec.parse.tree.MapReader;
 import io.drover.core.spec.parse.tree.Node;
+import io.drover.core.spec.parse.tree.Problems;
 import io.drover.core.spec.parse.tree.TreeProblem;
 import io.drover.core.spec.parse.tree.Vocabulary;
 import io.drover.driver.api.Signals;
@@ -25,7 +26,9 @@ import java.util.Map;
 /**
  * Builds and validates a {@link Job} from a job file's neutral tree in the jobspec's shape (HCL as is, JSON
  * after {@link JsonJobShape}). The one place where the job schema, Nomad's defaults and the validation rules
- * live. Pure; the first problem found is thrown.
+ * live. Pure. Every problem found is recorded in a {@link Problems}, not thrown: a bad key falls back to its
+ * default so that the block's other keys are still read, and a bad group or task does not stop the others. A
+ * record is built only from a block without problems (the job's result is null when there is any).
  */
 final class JobMapper {
     private static final List<String> JOB_KEYS =
@@ -47,64 +50,88 @@ final class JobMapper {
 
     private JobMapper() {}
 
-    static Job map(Node.Mapping file, Vocabulary vocab, String source) throws TreeProblem {
-        MapReader root = MapReader.open(file, "", vocab, List.of(), List.of("job"));
+    /** @return the job, or null when {@code problems} got any problem (all of them recorded, in file order) */
+    static Job map(Node.Mapping file, Vocabulary vocab, String source, Problems problems) {
+        MapReader root = MapReader.open(file, "", vocab, List.of(), List.of("job"), problems);
         List<Field> jobs = root.all("job");
         if (jobs.isEmpty()) {
-            throw new TreeProblem(0, "", "no job block (expected job \"<id>\" { ... })");
+            if (problems.isEmpty()) {
+                problems.add(new TreeProblem(0, "", "no job block (expected job \"<id>\" { ... })"));
+            }
+            return null;
         }
         if (jobs.size() > 1) {
-            throw new TreeProblem(jobs.get(1).line(), jobs.get(1).name(),
-                    "more than one job in the file (first at line " + jobs.get(0).line() + "); write one job per file");
+            problems.add(new TreeProblem(jobs.get(1).line(), jobs.get(1).name(),
+                    "more than one job in the file (first at line " + jobs.get(0).line() + "); write one job per file"));
         }
-        return job(jobs.get(0), vocab, source);
+        Job job = job(jobs.get(0), vocab, source, problems);
+        return problems.isEmpty() ? job : null;
     }
 
-    private static Job job(Field field, Vocabulary vocab, String source) throws TreeProblem {
-        String id = label(field, "job", "the job id", "");
-        if (id.isBlank()) {
-            throw new TreeProblem(field.line(), "job", "the job id must not be empty");
+    private static Job job(Field field, Vocabulary vocab, String source, Problems p) {
+        int before = p.size();
+        String id = p.read(() -> label(field, "job", "the job id", ""), null);
+        if (id == null) {
+            return null;
         }
-        safeName(field, "job \"" + SafeName.shown(id) + "\"", "the job id", id);
-        if (id.chars().anyMatch(Character::isWhitespace)) {
-            throw new TreeProblem(field.line(), "job \"" + id + "\"", "the job id must not contain spaces");
+        if (id.isBlank()) {
+            p.add(new TreeProblem(field.line(), "job", "the job id must not be empty"));
+        } else if (SafeName.problem(id).isPresent()) {
+            p.read(() -> safeName(field, "job \"" + SafeName.shown(id) + "\"", "the job id", id), null);
+        } else if (id.chars().anyMatch(Character::isWhitespace)) {
+            p.add(new TreeProblem(field.line(), "job \"" + id + "\"", "the job id must not contain spaces"));
         }
         MapReader r = MapReader.open((Node.Mapping) field.value(), "job \"" + id + "\"", vocab, JOB_KEYS,
-                List.of("group"));
-        String name = r.string("name", id);
+                List.of("group"), p);
+        String name = p.read(() -> r.string("name", id), id);
         java.util.Optional<String> nameProblem = SafeName.textProblem(name);
-        if (nameProblem.isPresent()) {
-            throw r.problem("name", "the job name " + nameProblem.get());
+        boolean idReported = p.size() != before;
+        if (nameProblem.isPresent() && (r.has("name") || !idReported)) { // a defaulted name repeats the id's problem
+            p.add(r.problem("name", "the job name " + nameProblem.get()));
         }
-        JobType type = jobType(r);
-        List<String> datacenters = r.strings("datacenters");
-        r.string("region", null);
-        r.string("namespace", null);
-        r.integer("priority", 50, 1, 100);
-        r.stringMap("meta");
-        r.bool("all_at_once");
+        JobType type = p.read(() -> jobType(r), JobType.SERVICE);
+        List<String> datacenters = p.read(() -> r.strings("datacenters"), null);
+        p.read(() -> r.string("region", null), null);
+        p.read(() -> r.string("namespace", null), null);
+        p.read(() -> r.integer("priority", 50, 1, 100), 50L);
+        p.read(() -> r.stringMap("meta"), null);
+        p.read(() -> r.bool("all_at_once"), null);
         List<Field> groupFields = r.all("group");
         if (groupFields.isEmpty()) {
-            throw new TreeProblem(r.line(), r.path(), "the job has no task group");
+            p.add(new TreeProblem(r.line(), r.path(), "the job has no task group"));
         }
         List<TaskGroup> groups = new ArrayList<>();
         Map<String, Integer> groupLines = new HashMap<>();
         long placed = 0;
+        boolean tooMany = false;
         for (Field g : groupFields) {
-            TaskGroup group = group(g, r, type);
-            Integer first = groupLines.putIfAbsent(group.name(), g.line());
+            TaskGroup group = group(g, r, type, p);
+            String groupName = group != null ? group.name() : labelOf(g);
+            Integer first = groupName == null ? null : groupLines.putIfAbsent(groupName, g.line());
             if (first != null) {
-                throw new TreeProblem(g.line(), r.path() + " > group \"" + group.name() + "\"",
-                        "duplicate group name (first at line " + first + ")");
+                p.add(new TreeProblem(g.line(), r.path() + " > group \"" + groupName + "\"",
+                        "duplicate group name (first at line " + first + ")"));
+            }
+            if (group == null) {
+                continue;
             }
             groups.add(group);
             placed += group.count();
-            if (placed > MAX_ALLOCATIONS) {
-                throw new TreeProblem(g.line(), r.path(), "the job places " + placed + " allocations so far; at most "
-                        + MAX_ALLOCATIONS + " per job (one machine runs them all)");
+            if (placed > MAX_ALLOCATIONS && !tooMany) {
+                tooMany = true;
+                p.add(new TreeProblem(g.line(), r.path(), "the job places " + placed + " allocations so far; at most "
+                        + MAX_ALLOCATIONS + " per job (one machine runs them all)"));
             }
         }
+        if (p.size() != before) {
+            return null;
+        }
         return new Job(id, name, type, datacenters == null ? List.of() : datacenters, groups, source);
+    }
+
+    /** The single label of a block, null when it has none or several (that problem is reported elsewhere). */
+    private static String labelOf(Field field) {
+        return field.value() instanceof Node.Mapping m && m.labels().size() == 1 ? m.labels().get(0) : null;
     }
 
     private static JobType jobType(MapReader r) throws TreeProblem {
@@ -117,11 +144,12 @@ final class JobMapper {
     }
 
     /** Refuses a job id, group or task name that is not one safe path component ({@link SafeName}). */
-    private static void safeName(Field field, String path, String what, String name) throws TreeProblem {
+    private static Void safeName(Field field, String path, String what, String name) throws TreeProblem {
         java.util.Optional<String> problem = SafeName.problem(name);
         if (problem.isPresent()) {
             throw new TreeProblem(field.line(), path, what + " " + problem.get());
         }
+        return null;
     }
 
     /** The single, non-empty label of a block, else a problem. */
@@ -137,43 +165,60 @@ final class JobMapper {
         return m.labels().get(0);
     }
 
-    private static TaskGroup group(Field field, MapReader job, JobType type) throws TreeProblem {
-        String name = label(field, "group", "the group name", job.path());
+    /** @return the group, null when it has a problem (recorded in {@code p}) */
+    private static TaskGroup group(Field field, MapReader job, JobType type, Problems p) {
+        int before = p.size();
+        String name = p.read(() -> label(field, "group", "the group name", job.path()), null);
+        if (name == null) {
+            return null;
+        }
         String path = job.path() + " > group \"" + SafeName.shown(name) + "\"";
         if (name.isBlank()) {
-            throw new TreeProblem(field.line(), path, "the group name must not be empty");
+            p.add(new TreeProblem(field.line(), path, "the group name must not be empty"));
+        } else {
+            p.read(() -> safeName(field, path, "the group name", name), null);
         }
-        safeName(field, path, "the group name", name);
-        MapReader r = MapReader.open((Node.Mapping) field.value(), path, job.vocabulary(), GROUP_KEYS, List.of("task"));
-        int count = (int) r.integer("count", 1, 0, MAX_ALLOCATIONS);
-        RestartPolicy restart = restart(r.child("restart", RESTART_KEYS, List.of()), type.defaultRestart());
-        Duration maxRuntime = r.duration("max_runtime", null, true);
-        r.stringMap("meta");
+        MapReader r = MapReader.open((Node.Mapping) field.value(), path, job.vocabulary(), GROUP_KEYS,
+                List.of("task"), p);
+        int count = (int) (long) p.read(() -> r.integer("count", 1, 0, MAX_ALLOCATIONS), 1L);
+        RestartPolicy restart = restart(r.child("restart", RESTART_KEYS, List.of(), p), type.defaultRestart(), p);
+        Duration maxRuntime = p.read(() -> r.duration("max_runtime", null, true), null);
+        p.read(() -> r.stringMap("meta"), null);
         List<Field> taskFields = r.all("task");
         if (taskFields.isEmpty()) {
-            throw new TreeProblem(r.line(), path, "the group has no task");
+            p.add(new TreeProblem(r.line(), path, "the group has no task"));
         }
         List<Task> tasks = new ArrayList<>();
         Map<String, Integer> taskLines = new HashMap<>();
         String leader = null;
+        boolean allTasksRead = true;
         for (Field t : taskFields) {
-            Task task = task(t, r, restart, maxRuntime);
-            String taskPath = path + " > task \"" + task.name() + "\"";
-            Integer first = taskLines.putIfAbsent(task.name(), t.line());
+            Task task = task(t, r, restart, maxRuntime, p);
+            String taskName = task != null ? task.name() : labelOf(t);
+            Integer first = taskName == null ? null : taskLines.putIfAbsent(taskName, t.line());
             if (first != null) {
-                throw new TreeProblem(t.line(), taskPath, "duplicate task name (first at line " + first + ")");
+                p.add(new TreeProblem(t.line(), path + " > task \"" + taskName + "\"",
+                        "duplicate task name (first at line " + first + ")"));
+            }
+            if (task == null) {
+                allTasksRead = false;
+                continue;
             }
             if (task.leader()) {
                 if (leader != null) {
-                    throw new TreeProblem(leaderLine(t), taskPath + " > leader",
-                            "more than one leader in the group (task \"" + leader + "\" is one already)");
+                    p.add(new TreeProblem(leaderLine(t), path + " > task \"" + task.name() + "\" > leader",
+                            "more than one leader in the group (task \"" + leader + "\" is one already)"));
+                } else {
+                    leader = task.name();
                 }
-                leader = task.name();
             }
             tasks.add(task);
         }
-        if (tasks.stream().noneMatch(t -> t.lifecycle() == null)) {
-            throw new TreeProblem(field.line(), path, "the group has no main task (a task without a lifecycle block)");
+        if (allTasksRead && !tasks.isEmpty() && tasks.stream().noneMatch(t -> t.lifecycle() == null)) {
+            p.add(new TreeProblem(field.line(), path, "the group has no main task (a task without a lifecycle block)"));
+        }
+        if (p.size() != before) {
+            return null;
         }
         return new TaskGroup(name, count, restart, maxRuntime, tasks, field.line());
     }
@@ -183,41 +228,50 @@ final class JobMapper {
                 .mapToInt(Field::line).findFirst().orElse(task.line());
     }
 
-    private static Task task(Field field, MapReader group, RestartPolicy groupRestart, Duration groupMaxRuntime)
-            throws TreeProblem {
-        String name = label(field, "task", "the task name", group.path());
+    /** @return the task, null when it has a problem (recorded in {@code p}) */
+    private static Task task(Field field, MapReader group, RestartPolicy groupRestart, Duration groupMaxRuntime,
+            Problems p) {
+        int before = p.size();
+        String name = p.read(() -> label(field, "task", "the task name", group.path()), null);
+        if (name == null) {
+            return null;
+        }
         String path = group.path() + " > task \"" + SafeName.shown(name) + "\"";
         if (name.isBlank()) {
-            throw new TreeProblem(field.line(), path, "the task name must not be empty");
+            p.add(new TreeProblem(field.line(), path, "the task name must not be empty"));
+        } else {
+            SafeName.taskProblem(name).ifPresent(problem ->
+                    p.add(new TreeProblem(field.line(), path, "the task name " + problem)));
         }
-        java.util.Optional<String> taskProblem = SafeName.taskProblem(name);
-        if (taskProblem.isPresent()) {
-            throw new TreeProblem(field.line(), path, "the task name " + taskProblem.get());
+        MapReader r = MapReader.open((Node.Mapping) field.value(), path, group.vocabulary(), TASK_KEYS, List.of(), p);
+        String driver = null;
+        if (!r.has("driver")) {
+            p.add(r.problem("driver", "is required (e.g. driver = \"raw_exec\")"));
+        } else {
+            driver = p.read(() -> r.string("driver", null), null);
+            if (driver != null && driver.isBlank()) {
+                p.add(r.problem("driver", "must not be empty"));
+            }
         }
-        MapReader r = MapReader.open((Node.Mapping) field.value(), path, group.vocabulary(), TASK_KEYS, List.of());
-        String driver = r.string("driver", null);
-        if (driver == null) {
-            throw r.problem("driver", "is required (e.g. driver = \"raw_exec\")");
-        }
-        if (driver.isBlank()) {
-            throw r.problem("driver", "must not be empty");
-        }
-        Map<String, Object> config = r.anyMap("config");
-        Map<String, String> env = r.stringMap("env");
-        boolean leader = r.bool("leader", false);
-        Lifecycle lifecycle = lifecycle(r.child("lifecycle", LIFECYCLE_KEYS, List.of()));
-        Duration killTimeout = r.duration("kill_timeout", Task.DEFAULT_KILL_TIMEOUT, false);
-        String killSignal = killSignal(r);
-        Duration shutdownDelay = r.duration("shutdown_delay", Duration.ZERO, false);
-        Duration maxRuntime = r.duration("max_runtime", groupMaxRuntime, true);
-        LogConfig logs = logs(r.child("logs", LOGS_KEYS, List.of()));
-        RestartPolicy restart = restart(r.child("restart", RESTART_KEYS, List.of()), groupRestart);
-        r.stringMap("meta");
-        MapReader resources = r.child("resources", RESOURCES_KEYS, List.of());
+        Map<String, Object> config = p.read(() -> r.anyMap("config"), null);
+        Map<String, String> env = p.read(() -> r.stringMap("env"), null);
+        boolean leader = p.read(() -> r.bool("leader", false), false);
+        Lifecycle lifecycle = lifecycle(r.child("lifecycle", LIFECYCLE_KEYS, List.of(), p), p);
+        Duration killTimeout = p.read(() -> r.duration("kill_timeout", Task.DEFAULT_KILL_TIMEOUT, false), null);
+        String killSignal = p.read(() -> killSignal(r), null);
+        Duration shutdownDelay = p.read(() -> r.duration("shutdown_delay", Duration.ZERO, false), null);
+        Duration maxRuntime = p.read(() -> r.duration("max_runtime", groupMaxRuntime, true), null);
+        LogConfig logs = logs(r.child("logs", LOGS_KEYS, List.of(), p), p);
+        RestartPolicy restart = restart(r.child("restart", RESTART_KEYS, List.of(), p), groupRestart, p);
+        p.read(() -> r.stringMap("meta"), null);
+        MapReader resources = r.child("resources", RESOURCES_KEYS, List.of(), p);
         if (resources != null) {
             for (String key : RESOURCES_KEYS) {
-                resources.integer(key, 0, 0, Integer.MAX_VALUE);
+                p.read(() -> resources.integer(key, 0, 0, Integer.MAX_VALUE), 0L);
             }
+        }
+        if (p.size() != before) {
+            return null;
         }
         return new Task(name, driver, config, env, leader, lifecycle, killTimeout, killSignal, shutdownDelay,
                 maxRuntime, logs, restart, field.line());
@@ -229,47 +283,60 @@ final class JobMapper {
                 "unknown signal \"" + signal + "\" (e.g. SIGINT, SIGTERM, SIGQUIT, SIGUSR1)"));
     }
 
-    private static Lifecycle lifecycle(MapReader r) throws TreeProblem {
+    /** @return the lifecycle, null when absent or bad (the problems recorded in {@code p}) */
+    private static Lifecycle lifecycle(MapReader r, Problems p) {
         if (r == null) {
             return null;
         }
-        String hookName = r.string("hook", null);
-        if (hookName == null) {
-            throw r.problem("hook", "is required (prestart, poststart or poststop)");
+        String hookName = null;
+        LifecycleHook hook = null;
+        if (!r.has("hook")) {
+            p.add(r.problem("hook", "is required (prestart, poststart or poststop)"));
+        } else {
+            hookName = p.read(() -> r.string("hook", null), null);
+            hook = hookName == null ? null : LifecycleHook.fromWire(hookName).orElse(null);
+            if (hookName != null && hook == null) {
+                p.add(r.problem("hook", "unknown hook \"" + hookName + "\" (allowed: prestart, poststart, poststop)"));
+            }
         }
-        LifecycleHook hook = LifecycleHook.fromWire(hookName).orElseThrow(() -> r.problem("hook",
-                "unknown hook \"" + hookName + "\" (allowed: prestart, poststart, poststop)"));
-        boolean sidecar = r.bool("sidecar", false);
+        boolean sidecar = p.read(() -> r.bool("sidecar", false), false);
         if (sidecar && hook == LifecycleHook.POSTSTOP) {
-            throw r.problem("sidecar", "a poststop task cannot be a sidecar");
+            p.add(r.problem("sidecar", "a poststop task cannot be a sidecar"));
         }
-        Boolean gcKill = r.bool("gc_kill");
-        if (gcKill != null && hook != LifecycleHook.POSTSTOP) {
+        Boolean gcKill = p.read(() -> r.bool("gc_kill"), null);
+        if (gcKill != null && hook != null && hook != LifecycleHook.POSTSTOP) {
             // every other task is killed at destroy whatever the policy: the key would do nothing
-            throw r.problem("gc_kill", "applies to poststop tasks only (this task's hook is " + hookName + ")");
+            p.add(r.problem("gc_kill", "applies to poststop tasks only (this task's hook is " + hookName + ")"));
         }
-        return new Lifecycle(hook, sidecar, gcKill);
+        return hook == null ? null : new Lifecycle(hook, sidecar, gcKill);
     }
 
-    private static LogConfig logs(MapReader r) throws TreeProblem {
+    private static LogConfig logs(MapReader r, Problems p) {
         if (r == null) {
             return LogConfig.DEFAULT;
         }
-        return new LogConfig((int) r.integer("max_files", LogConfig.DEFAULT.maxFiles(), 1, Integer.MAX_VALUE),
-                (int) r.integer("max_file_size", LogConfig.DEFAULT.maxFileSizeMb(), 1, Integer.MAX_VALUE));
+        long maxFiles = p.read(() -> r.integer("max_files", LogConfig.DEFAULT.maxFiles(), 1, Integer.MAX_VALUE),
+                (long) LogConfig.DEFAULT.maxFiles());
+        long maxSize = p.read(() -> r.integer("max_file_size", LogConfig.DEFAULT.maxFileSizeMb(), 1, Integer.MAX_VALUE),
+                (long) LogConfig.DEFAULT.maxFileSizeMb());
+        return new LogConfig((int) maxFiles, (int) maxSize);
     }
 
     /** A {@code restart} block over {@code base}: keys it leaves out keep the base's values (Nomad's merge). */
-    static RestartPolicy restart(MapReader r, RestartPolicy base) throws TreeProblem {
+    static RestartPolicy restart(MapReader r, RestartPolicy base, Problems p) {
         if (r == null) {
             return base;
         }
-        int attempts = (int) r.integer("attempts", base.attempts(), 0, Integer.MAX_VALUE);
-        Duration interval = r.duration("interval", base.interval(), false);
-        Duration delay = r.duration("delay", base.delay(), false);
-        String modeName = r.string("mode", base.mode().wireName());
-        RestartMode mode = RestartMode.fromWire(modeName)
-                .orElseThrow(() -> r.problem("mode", "must be fail or delay, found \"" + modeName + "\""));
-        return new RestartPolicy(attempts, interval, delay, mode);
+        int before = p.size();
+        int attempts = (int) (long) p.read(() -> r.integer("attempts", base.attempts(), 0, Integer.MAX_VALUE),
+                (long) base.attempts());
+        Duration interval = p.read(() -> r.duration("interval", base.interval(), false), base.interval());
+        Duration delay = p.read(() -> r.duration("delay", base.delay(), false), base.delay());
+        String modeName = p.read(() -> r.string("mode", base.mode().wireName()), base.mode().wireName());
+        RestartMode mode = RestartMode.fromWire(modeName).orElse(null);
+        if (mode == null) {
+            p.add(r.problem("mode", "must be fail or delay, found \"" + modeName + "\""));
+        }
+        return p.size() != before ? base : new RestartPolicy(attempts, interval, delay, mode);
     }
 }

@@ -11,7 +11,9 @@
  * the defaults and the validation rules.
  *
  * <h2>Messages</h2>
- * One line: {@code <file>:<line>: <key>: <problem>}, the line left out when unknown (empty file, binary
+ * Every problem of a file at once ({@link io.drover.core.spec.parse.JobFileException#problems()}, collected by
+ * {@code JobMapper} in a {@link io.drover.core.spec.parse.tree.Problems}); a syntax error is reported alone.
+ * Each is one line: {@code <file>:<line>: <key>: <problem>}, the line left out when unknown (empty file, binary
  * file, no job block), the key when none applies (syntax errors). Keys are paths from the job block, each
  * block with its label, the leaf spelt as written in the file:
  * <pre>

@@ -121,7 +121,7 @@ class BadJobFileTest {
     void isRefusedWithOneLineNamingFileLineKeyAndProblem(String file, byte[] content, int line, String expected) {
         Throwable thrown = catchThrowable(() -> JobFileParser.parse(file, content));
 
-        assertThat(thrown).isExactlyInstanceOf(JobFileException.class);
+        assertThat(thrown).isInstanceOf(JobFileException.class);
         JobFileException e = (JobFileException) thrown;
         assertThat(e.getMessage()).doesNotContain("\n").contains(expected);
         assertThat(e.line()).isEqualTo(line);
@@ -142,7 +142,7 @@ class BadJobFileTest {
     void binaryFilesAreNotText(byte[] content) {
         for (String name : new String[] {"x.hcl", "x.json"}) {
             Throwable thrown = catchThrowable(() -> JobFileParser.parse(name, content));
-            assertThat(thrown).isExactlyInstanceOf(JobFileException.class)
+            assertThat(thrown).isInstanceOf(JobFileException.class)
                     .hasMessageStartingWith(name + ": not a text file");
         }
     }
@@ -151,11 +151,11 @@ class BadJobFileTest {
     void controlCharactersInKeysAndLabelsDoNotBreakTheLine() {
         Throwable json = catchThrowable(() -> JobFileParser.parse("a.json",
                 "{\"Job\": {\"ID\": \"j\", \"A\\nB\": 1}}".getBytes(StandardCharsets.UTF_8)));
-        assertThat(json).isExactlyInstanceOf(JobFileException.class).hasMessage(
+        assertThat(json).isInstanceOf(JobFileException.class).hasMessage(
                 "a.json:1: job \"j\" > A\\nB: unknown key (allowed: Name, Type, Datacenters, Region, Namespace, "
                         + "Priority, Meta, AllAtOnce, TaskGroups)");
         Throwable hcl = catchThrowable(() -> JobFileParser.parse("a.hcl",
                 "job \"a\\nb\" {\n}\n".getBytes(StandardCharsets.UTF_8)));
-        assertThat(hcl).isExactlyInstanceOf(JobFileException.class).hasMessageNotContaining("\n");
+        assertThat(hcl).isInstanceOf(JobFileException.class).hasMessageNotContaining("\n");
     }
 }

@@ -69,7 +69,7 @@ class UnsafeNameTest {
 
     private static JobFileException refused(String file, byte[] content) {
         Throwable thrown = catchThrowable(() -> JobFileParser.parse(file, content));
-        assertThat(thrown).isExactlyInstanceOf(JobFileException.class);
+        assertThat(thrown).isInstanceOf(JobFileException.class);
         JobFileException e = (JobFileException) thrown;
         assertThat(e.getMessage()).doesNotContain("\n", "\r", "\u0000", "\u2028").startsWith(file + ":");
         assertThat(e.getMessage().chars().noneMatch(c -> Character.isSurrogate((char) c))).as(e.getMessage()).isTrue();

@@ -35,20 +35,36 @@ public final class MapReader {
      */
     public static MapReader open(Node.Mapping map, String path, Vocabulary vocab, List<String> single,
             List<String> repeatable) throws TreeProblem {
+        Problems found = new Problems();
+        MapReader r = open(map, path, vocab, single, repeatable, found);
+        if (!found.isEmpty()) {
+            throw found.list().get(0);
+        }
+        return r;
+    }
+
+    /**
+     * Like {@link #open(Node.Mapping, String, Vocabulary, List, List)}, but records every unknown or repeated
+     * key in {@code problems} and leaves it out of the reader, so that the other keys can still be read.
+     */
+    public static MapReader open(Node.Mapping map, String path, Vocabulary vocab, List<String> single,
+            List<String> repeatable, Problems problems) {
         MapReader r = new MapReader(map, path, vocab);
         for (Field f : map.fields()) {
             boolean isSingle = f.key() != null && single.contains(f.key());
             if (!isSingle && (f.key() == null || !repeatable.contains(f.key()))) {
                 List<String> allowed = new ArrayList<>(single);
                 allowed.addAll(repeatable);
-                throw new TreeProblem(f.line(), join(path, f.name()), allowed.isEmpty() ? "unknown key (none allowed here)"
+                problems.add(new TreeProblem(f.line(), join(path, f.name()), allowed.isEmpty() ? "unknown key (none allowed here)"
                         : "unknown key (allowed: " + allowed.stream().map(vocab::spell).collect(Collectors.joining(", "))
-                                + ")");
+                                + ")"));
+                continue;
             }
             List<Field> list = r.byKey.computeIfAbsent(f.key(), k -> new ArrayList<>());
             if (isSingle && !list.isEmpty()) {
-                throw new TreeProblem(f.line(), join(path, f.name()),
-                        "set more than once (first at line " + list.get(0).line() + ")");
+                problems.add(new TreeProblem(f.line(), join(path, f.name()),
+                        "set more than once (first at line " + list.get(0).line() + ")"));
+                continue;
             }
             list.add(f);
         }
@@ -254,6 +270,16 @@ public final class MapReader {
     public MapReader child(String key, List<String> single, List<String> repeatable) throws TreeProblem {
         Node.Mapping m = mapping(key);
         return m == null ? null : open(m, keyPath(key), vocab, single, repeatable);
+    }
+
+    /**
+     * A reader of the key's label-less mapping that records its key problems in {@code problems} (see
+     * {@link #open(Node.Mapping, String, Vocabulary, List, List, Problems)}); null when absent or not a mapping
+     * (that problem recorded too).
+     */
+    public MapReader child(String key, List<String> single, List<String> repeatable, Problems problems) {
+        Node.Mapping m = problems.read(() -> mapping(key), null);
+        return m == null ? null : open(m, keyPath(key), vocab, single, repeatable, problems);
     }
 
     /** Converts a mapping to plain Java values; see {@link #anyMap}. */
