@@ -34,7 +34,11 @@ class SlowClientsTest {
 
     @BeforeEach
     void start() throws Exception {
-        api = TestAgent.start(tmp, TOKEN, null);
+        // the attackers and the client with the token are all 127.0.0.1 here: without the per-client cap (which
+        // would close the attackers' 101st connection, and the client's too; see ConnsPerClientTest) this shows
+        // that the other limits alone keep the API answering
+        api = TestAgent.start(tmp, TOKEN, null, io.drover.core.config.ClientConfig.defaults(),
+                io.drover.core.config.HttpConfig.defaults().withMaxConnsPerClient(0));
     }
 
     @AfterEach

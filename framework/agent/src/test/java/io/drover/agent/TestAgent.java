@@ -48,6 +48,12 @@ public final class TestAgent implements AutoCloseable {
     /** @param client the config's client block (GC limits, kill policy) */
     static TestAgent start(Path tmp, String aclToken, Supplier<String> allocIds, ClientConfig client)
             throws Exception {
+        return start(tmp, aclToken, allocIds, client, null);
+    }
+
+    /** @param http the config's http block (connection limits); null for the defaults */
+    static TestAgent start(Path tmp, String aclToken, Supplier<String> allocIds, ClientConfig client,
+            io.drover.core.config.HttpConfig http) throws Exception {
         Path plugins = Files.createDirectories(tmp.resolve("plugins"));
         Files.setPosixFilePermissions(plugins, PosixFilePermissions.fromString("rwx------"));
         try (var jars = Files.list(Path.of(System.getProperty("drover.test.plugins", "target/test-plugins")))) {
@@ -56,7 +62,7 @@ public final class TestAgent implements AutoCloseable {
             }
         }
         AgentConfig config = new AgentConfig(tmp.resolve("data"), plugins, "INFO", "127.0.0.1", 0,
-                client, Map.of(), aclToken);
+                client, Map.of(), aclToken, null, http);
         TestAgent[] self = new TestAgent[1];
         Runnable gc = () -> self[0].gcRequests.incrementAndGet();
         Agent agent = allocIds == null ? Agent.start(config, gc) : Agent.start(config, gc, allocIds);

@@ -1,20 +1,27 @@
 package io.drover.agent.http;
 
-import com.sun.net.httpserver.HttpExchange;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URLDecoder;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
 
 /**
- * One API request on a server thread: path parameters, decoded query, a size-limited body and JSON responses.
+ * One API request on a server thread (a Jetty {@link Request}, its {@link Response} and the {@link Callback} that
+ * completes the exchange): path parameters, decoded query, a size-limited body and JSON responses, all blocking.
  * Not thread-safe; owned by the thread handling the exchange until {@link #detach()} hands the exchange to
- * someone else (a log follower), after which the dispatcher neither answers nor closes it.
+ * someone else (a log follower), after which the dispatcher neither answers nor completes it.
  */
 public final class ApiRequest {
     /** Largest request body accepted (1 MiB); a bigger one is refused with 413 after reading limit+1 bytes. */
@@ -25,23 +32,59 @@ public final class ApiRequest {
      */
     static final long MAX_DISCARD_BYTES = 16L << 20;
 
-    private final HttpExchange exchange;
+    private final Request request;
+    private final Response response;
+    private final Exchange exchange;
     private final Map<String, String> pathParams;
     private Map<String, String> query;
     private boolean responded;
     private boolean detached;
 
-    ApiRequest(HttpExchange exchange, Map<String, String> pathParams) {
+    ApiRequest(Request request, Response response, Exchange exchange, Map<String, String> pathParams) {
+        this.request = request;
+        this.response = response;
         this.exchange = exchange;
         this.pathParams = pathParams;
     }
 
-    public HttpExchange exchange() {
+    /**
+     * The end of one exchange: {@link #close()} completes it (the response ends, the connection may serve the next
+     * request), {@link #abort(Throwable)} fails it (the connection is closed). Only the first call counts; any thread.
+     */
+    static final class Exchange implements AutoCloseable {
+        private final Callback callback;
+        private final AtomicBoolean done = new AtomicBoolean();
+
+        Exchange(Callback callback) {
+            this.callback = callback;
+        }
+
+        @Override
+        public void close() {
+            if (done.compareAndSet(false, true)) {
+                callback.succeeded();
+            }
+        }
+
+        void abort(Throwable why) {
+            if (done.compareAndSet(false, true)) {
+                callback.failed(why);
+            }
+        }
+    }
+
+    /** The exchange's end, for whoever takes it over after {@link #detach()}. */
+    public AutoCloseable exchange() {
         return exchange;
     }
 
     public String method() {
-        return exchange.getRequestMethod();
+        return request.getMethod();
+    }
+
+    /** A request header's first value; null when absent. */
+    String header(String name) {
+        return request.getHeaders().get(name);
     }
 
     /** A {@code :name} segment of the route, percent-decoded (so it may contain {@code /}: validate it). */
@@ -52,7 +95,7 @@ public final class ApiRequest {
     /** A query parameter, percent-decoded; null when absent (the first value when repeated). */
     public String query(String name) {
         if (query == null) {
-            query = parseQuery(exchange.getRequestURI().getRawQuery());
+            query = parseQuery(request.getHttpURI().getQuery());
         }
         return query.get(name);
     }
@@ -75,11 +118,12 @@ public final class ApiRequest {
      * @throws ApiException 413 when the body is over the limit
      */
     public byte[] body() throws ApiException, IOException {
-        String declared = exchange.getRequestHeaders().getFirst("Content-Length");
+        InputStream in = Content.Source.asInputStream(request);
+        String declared = header("Content-Length");
         if (declared != null) {
             try {
                 if (Long.parseLong(declared.trim()) > MAX_BODY_BYTES) {
-                    throw tooLarge(exchange.getRequestBody());
+                    throw tooLarge(in);
                 }
             } catch (NumberFormatException e) {
                 throw ApiException.badRequest("invalid Content-Length");
@@ -87,7 +131,6 @@ public final class ApiRequest {
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         byte[] buf = new byte[8192];
-        InputStream in = exchange.getRequestBody();
         int n;
         while ((n = in.read(buf, 0, (int) Math.min(buf.length, MAX_BODY_BYTES + 1L - out.size()))) > 0) {
             out.write(buf, 0, n);
@@ -105,7 +148,7 @@ public final class ApiRequest {
         while (dropped < MAX_DISCARD_BYTES && (n = rest.read(sink)) > 0) {
             dropped += n;
         }
-        exchange.getResponseHeaders().set("Connection", "close");
+        response.getHeaders().put(HttpHeader.CONNECTION, "close");
         return new ApiException(413, "request body is larger than " + MAX_BODY_BYTES + " bytes");
     }
 
@@ -117,21 +160,82 @@ public final class ApiRequest {
 
     void respondBytes(int status, String contentType, byte[] bytes) throws IOException {
         responded = true;
-        exchange.getResponseHeaders().set("Content-Type", contentType);
-        exchange.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
-        if (bytes.length > 0) {
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(bytes);
-            }
-        }
+        response.setStatus(status);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
+        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, bytes.length);
+        Content.Sink.write(response, true, ByteBuffer.wrap(bytes)); // blocking
     }
 
-    /** Starts a streamed (chunked) response; the caller writes and closes the body. */
+    /**
+     * Starts a streamed (chunked) response: sends the headers now; the caller writes and closes the body. A write
+     * that fails or is interrupted (a stalled follower) aborts the exchange at once, which closes the connection;
+     * after that the stream's writes fail and its close does nothing.
+     */
     public OutputStream startStream(int status, String contentType) throws IOException {
         responded = true;
-        exchange.getResponseHeaders().set("Content-Type", contentType);
-        exchange.sendResponseHeaders(status, 0);
-        return exchange.getResponseBody();
+        response.setStatus(status);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
+        Content.Sink.write(response, false, ByteBuffer.allocate(0)); // commits: the client sees the headers
+        return new StreamBody(Content.Sink.asOutputStream(response), exchange);
+    }
+
+    /** A streamed body whose first failed write aborts the exchange (no blocking close on a broken connection). */
+    private static final class StreamBody extends OutputStream {
+        private final OutputStream out;
+        private final Exchange exchange;
+        private boolean broken;
+
+        StreamBody(OutputStream out, Exchange exchange) {
+            this.out = out;
+            this.exchange = exchange;
+        }
+
+        private IOException broke(IOException e) {
+            broken = true;
+            exchange.abort(e);
+            return e;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            if (broken) {
+                throw new IOException("connection closed");
+            }
+            try {
+                out.write(b, off, len);
+            } catch (IOException e) {
+                throw broke(e);
+            }
+        }
+
+        @Override
+        public void flush() throws IOException {
+            if (broken) {
+                throw new IOException("connection closed");
+            }
+            try {
+                out.flush();
+            } catch (IOException e) {
+                throw broke(e);
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (broken) {
+                return;
+            }
+            try {
+                out.close();
+            } catch (IOException e) {
+                throw broke(e);
+            }
+        }
     }
 
     boolean responded() {

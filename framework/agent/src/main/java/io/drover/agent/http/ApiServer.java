@@ -1,55 +1,79 @@
 package io.drover.agent.http;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import io.drover.core.config.HttpConfig;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpParser;
+import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.http.UriCompliance;
+import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.server.internal.HttpConnection;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The HTTP API on the JDK's {@link HttpServer}: one context at {@code /}; in order the browser rules
- * ({@link RequestOrigin}: Host, Origin), the token check, routing, the JSON content type of a body, the store
- * stall; and one error shape ({@code {"error": "..."}}) for every failure.
+ * The HTTP API on Jetty 12 core (no servlets): one handler; in order the browser rules ({@link RequestOrigin}:
+ * Host, Origin), the token check, routing, the JSON content type of a body, the store stall; and one error shape
+ * ({@code {"error": "..."}}) for every failure.
  *
- * <p>Threads and limits (issue 12, finding 6): the JDK's dispatcher thread accepts connections and waits for
- * their bytes; a connection's request line and headers are then read by the {@code drover-http-N} thread that
- * runs its exchange, blocking. So that slow senders cannot hold the threads other clients need, the pool keeps
- * {@value #THREADS} threads and grows on demand to one per open connection ({@code http { max_conns }} plus
- * {@value #THREADS}; extra threads end after {@value #KEEP_ALIVE_SECONDS} s idle); a connection must send its
- * whole request within {@code header_timeout} once it began, and may stay open without a request in progress
- * for {@code idle_timeout} (before its first request as between keep-alive ones); beyond {@code max_conns}
- * open connections a new one is closed at accept. A handler never blocks on a task; long log follows are
- * detached to {@code LogFollowers}. Every exception of a handler is turned into a response (500 for a bug,
- * logged with its stack) and the exchange is closed, so no request can kill a server thread or the agent. While
- * the agent cannot record changes (its state store cannot write to data_dir), requests that would change state
- * get 503 and reads keep answering.
+ * <p>Threads and limits (issue 12, finding 6): one acceptor and one selector thread accept connections and read
+ * request lines and headers without blocking, so a slow or idle client holds no handler thread. A parsed request
+ * runs on a {@code drover-http-N} thread of a bounded pool ({@value #THREADS} kept while idle, at most
+ * {@value #MAX_THREADS}; extra threads end after {@value #KEEP_ALIVE_SECONDS} s idle). Connections are counted as
+ * they open ({@link Caps}): beyond {@code max_conns} in all, or beyond {@code max_conns_per_client} from one remote
+ * IP address, a new one is closed at once, before a byte is read. A connection must send its whole request
+ * (headers and body) within {@code header_timeout} once it began it (checked every second), and may stay open
+ * without I/O for {@code idle_timeout} (before its first request as between keep-alive ones; a write the client
+ * does not take for that long fails too). Request headers: at most {@value #MAX_HEADER_BYTES} bytes in all
+ * (larger: 431). A handler never blocks on a task; long log follows are detached to {@code LogFollowers}. Every
+ * exception of a handler is turned into a response (500 for a bug, logged with its stack) and the exchange
+ * completed, so no request can kill a server thread or the agent. While the agent cannot record changes (its
+ * state store cannot write to data_dir), requests that would change state get 503 and reads keep answering.
  */
 public final class ApiServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ApiServer.class);
-    /** Threads kept while idle; the pool grows past them on demand, one per open connection at most. */
+    /** Threads kept while idle. */
     static final int THREADS = 16;
+    /** The pool's bound: handlers in flight at once (plus Jetty's acceptor and selector). */
+    static final int MAX_THREADS = 256;
     static final int KEEP_ALIVE_SECONDS = 30;
+    static final int MAX_HEADER_BYTES = 64 * 1024;
 
-    private final HttpServer server;
-    private final ThreadPoolExecutor executor;
+    private final Server server;
+    private final ServerConnector connector;
+    private final ScheduledExecutorService headerTimer;
     private final Router router;
     private final TokenCheck tokens;
     private final RequestOrigin origin;
     private final Supplier<Optional<String>> writesRefused;
 
-    private ApiServer(HttpServer server, ThreadPoolExecutor executor, Router router, TokenCheck tokens,
-            RequestOrigin origin, Supplier<Optional<String>> writesRefused) {
+    private ApiServer(Server server, ServerConnector connector, ScheduledExecutorService headerTimer, Router router,
+            TokenCheck tokens, RequestOrigin origin, Supplier<Optional<String>> writesRefused) {
         this.server = server;
-        this.executor = executor;
+        this.connector = connector;
+        this.headerTimer = headerTimer;
         this.router = router;
         this.tokens = tokens;
         this.origin = origin;
@@ -63,12 +87,9 @@ public final class ApiServer implements AutoCloseable {
     }
 
     /**
-     * Binds and starts serving. Sets {@code sun.net.httpserver.nodelay=true} (without it keep-alive requests
-     * wait ~40 ms on Nagle + delayed ACK) and the JDK server's limits from {@code http}: {@code max_conns}
-     * ({@code jdk.httpserver.maxConnections}), {@code header_timeout} ({@code sun.net.httpserver.maxReqTime})
-     * and {@code idle_timeout} ({@code sun.net.httpserver.idleInterval}, checked every second). The JDK reads
-     * them once per JVM, at its server's first use: a second agent in the same JVM keeps the first one's. The
-     * JDK's own limits stay: 200 request headers of at most 384 KiB in all (larger: connection closed).
+     * Binds and starts serving, with the limits of {@code http} (per server: two agents in one JVM keep their
+     * own). Jetty sets TCP_NODELAY on accepted sockets (without it keep-alive requests wait ~40 ms on Nagle +
+     * delayed ACK).
      *
      * @param aclToken null for no token check
      * @param http {@code allowed_hosts} (Host names accepted besides the agent's own, {@link RequestOrigin}) and
@@ -80,66 +101,208 @@ public final class ApiServer implements AutoCloseable {
     public static ApiServer start(String bindAddr, int port, Router router, String aclToken, HttpConfig http,
             Supplier<Optional<String>> writesRefused) throws IOException {
         RequestOrigin origin = RequestOrigin.forAgent(bindAddr, http.allowedHosts());
-        System.setProperty("sun.net.httpserver.nodelay", "true");
-        System.setProperty("jdk.httpserver.maxConnections", String.valueOf(http.maxConns()));
-        System.setProperty("sun.net.httpserver.maxReqTime", String.valueOf(http.headerTimeout().toSeconds()));
-        System.setProperty("sun.net.httpserver.idleInterval", String.valueOf(http.idleTimeout().toSeconds()));
-        setDefault("sun.net.httpserver.clockTick", "1000"); // idle connections are looked at every tick
-        AtomicInteger n = new AtomicInteger();
-        // a direct hand-off: an exchange never waits in a queue behind connections that are slow to send
-        ThreadPoolExecutor executor = new ThreadPoolExecutor(THREADS, http.maxConns() + THREADS, KEEP_ALIVE_SECONDS,
-                TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
-                    Thread t = new Thread(r, "drover-http-" + n.incrementAndGet());
-                    t.setDaemon(true);
-                    return t;
-                });
-        HttpServer server = HttpServer.create(new InetSocketAddress(bindAddr, port), 128);
-        server.setExecutor(executor);
-        ApiServer api = new ApiServer(server, executor, router, new TokenCheck(aclToken), origin,
+        QueuedThreadPool pool = new QueuedThreadPool(MAX_THREADS, THREADS, KEEP_ALIVE_SECONDS * 1000);
+        pool.setName("drover-http");
+        pool.setDaemon(true);
+        Server server = new Server(pool);
+        HttpConfiguration config = new HttpConfiguration();
+        config.setRequestHeaderSize(MAX_HEADER_BYTES);
+        config.setSendServerVersion(false);
+        config.setSendDateHeader(true);
+        config.setIdleTimeout(http.idleTimeout().toMillis());
+        // no URI rules of Jetty's own, as with the JDK server: the router matches the raw path, decodes
+        // parameters itself and handlers validate them (an ambiguous %2F or %2E must reach them, not a 400)
+        config.setUriCompliance(UriCompliance.UNSAFE);
+        ServerConnector connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(config));
+        connector.setHost(bindAddr);
+        connector.setPort(port);
+        connector.setAcceptQueueSize(128);
+        connector.setIdleTimeout(http.idleTimeout().toMillis());
+        connector.setAcceptedTcpNoDelay(true);
+        Caps caps = new Caps(http.maxConns(), http.maxConnsPerClient(), http.headerTimeout().toNanos());
+        connector.addEventListener(caps);
+        server.addConnector(connector);
+        server.setErrorHandler(new JsonErrors());
+        ScheduledExecutorService headerTimer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "drover-api-header-timeout");
+            t.setDaemon(true);
+            return t;
+        });
+        ApiServer api = new ApiServer(server, connector, headerTimer, router, new TokenCheck(aclToken), origin,
                 writesRefused);
-        server.createContext("/", api::dispatch);
-        server.start();
+        server.setHandler(new Handler.Abstract(org.eclipse.jetty.util.thread.Invocable.InvocationType.BLOCKING) {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) {
+                api.dispatch(request, response, callback);
+                return true;
+            }
+        });
+        try {
+            server.start();
+        } catch (IOException e) {
+            api.close();
+            throw e;
+        } catch (Exception e) {
+            api.close();
+            throw new IOException("cannot start the HTTP API on " + bindAddr + ":" + port + ": " + e, e);
+        }
+        headerTimer.scheduleWithFixedDelay(caps::sweep, 1, 1, TimeUnit.SECONDS);
         return api;
     }
 
-    private static void setDefault(String property, String value) {
-        if (System.getProperty(property) == null) {
-            System.setProperty(property, value);
+    /**
+     * Jetty's own refusals (malformed framing, headers too large, an ambiguous message) in the API's error shape,
+     * {@code {"error": "..."}}, rather than an HTML page.
+     */
+    private static final class JsonErrors extends ErrorHandler {
+        @Override
+        protected void generateResponse(Request request, Response response, int code, String message,
+                Throwable cause, Callback callback) throws IOException {
+            String text = message != null ? message : HttpStatus.getMessage(code);
+            byte[] body = Json.MAPPER.writeValueAsBytes(Map.of("error", text == null ? "" : text));
+            response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+            response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
+            response.write(true, ByteBuffer.wrap(body), callback);
+        }
+    }
+
+    /**
+     * The connection limits: counts open connections in all and per remote IP as they open, and closes one over
+     * a limit at once; and closes a connection that takes longer than {@code header_timeout} to send a request.
+     * Listener methods run on Jetty's selector threads, {@link #sweep} on the timer; thread-safe.
+     */
+    static final class Caps implements Connection.Listener {
+        private final int maxConns;
+        private final int maxPerClient; // 0: none
+        private final long headerTimeoutNanos;
+        private final AtomicInteger open = new AtomicInteger();
+        private final Map<InetAddress, AtomicInteger> perClient = new ConcurrentHashMap<>();
+        private final Map<Connection, Open> counted = new ConcurrentHashMap<>();
+
+        /** A counted open connection: its client, and the request being read (its count, when first seen). */
+        private static final class Open {
+            final InetAddress ip;
+            long messages = -1; // timer thread only
+            long since; // timer thread only
+
+            Open(InetAddress ip) {
+                this.ip = ip;
+            }
+        }
+
+        Caps(int maxConns, int maxPerClient, long headerTimeoutNanos) {
+            this.maxConns = maxConns;
+            this.maxPerClient = maxPerClient;
+            this.headerTimeoutNanos = headerTimeoutNanos;
+        }
+
+        private static InetAddress client(Connection c) {
+            SocketAddress a = c.getEndPoint().getRemoteSocketAddress();
+            return a instanceof InetSocketAddress i ? i.getAddress() : null;
+        }
+
+        @Override
+        public void onOpened(Connection c) {
+            int total = open.incrementAndGet();
+            InetAddress ip = client(c);
+            int mine = ip == null ? 0 : perClient.computeIfAbsent(ip, k -> new AtomicInteger()).incrementAndGet();
+            if (total > maxConns || (maxPerClient > 0 && mine > maxPerClient)) {
+                release(ip); // not counted: onClosed, if Jetty calls it for this one, finds it absent
+                LOG.debug("connection from {} closed as it opened: {} open in all, {} from it", ip, total, mine);
+                c.getEndPoint().close();
+                return;
+            }
+            counted.put(c, new Open(ip)); // its address now: once closed, the end point has none
+        }
+
+        @Override
+        public void onClosed(Connection c) {
+            Open o = counted.remove(c);
+            if (o != null) {
+                release(o.ip);
+            }
+        }
+
+        private void release(InetAddress ip) {
+            open.decrementAndGet();
+            if (ip != null) {
+                perClient.computeIfPresent(ip, (k, n) -> n.decrementAndGet() <= 0 ? null : n);
+            }
+        }
+
+        /** Connections open and counted. */
+        int open() {
+            return open.get();
+        }
+
+        /** Every second: closes connections that began a request more than {@code header_timeout} ago and have
+         * not sent all of it. */
+        void sweep() {
+            long now = System.nanoTime();
+            counted.forEach((connection, seen) -> {
+                if (!(connection instanceof HttpConnection c)) {
+                    return;
+                }
+                HttpParser.State state = c.getParser().getState();
+                boolean inRequest = state.ordinal() > HttpParser.State.START.ordinal()
+                        && state.ordinal() < HttpParser.State.END.ordinal();
+                long messages = c.getMessagesIn();
+                if (!inRequest) {
+                    seen.messages = -1;
+                } else if (seen.messages != messages) {
+                    seen.messages = messages;
+                    seen.since = now;
+                } else if (now - seen.since > headerTimeoutNanos) {
+                    LOG.debug("connection from {} closed: request not sent within the header timeout",
+                            c.getEndPoint().getRemoteSocketAddress());
+                    c.getEndPoint().close();
+                }
+            });
         }
     }
 
     /** The bound port (the ephemeral one when started with port 0). */
     public int port() {
-        return server.getAddress().getPort();
+        return connector.getLocalPort();
     }
 
     public String host() {
-        return server.getAddress().getHostString();
+        String h = connector.getHost();
+        return h == null ? "0.0.0.0" : h;
     }
 
-    private void dispatch(HttpExchange exchange) {
-        ApiRequest request = new ApiRequest(exchange, Map.of());
+    private void dispatch(Request jetty, Response response, Callback callback) {
+        jetty.addIdleTimeoutListener(t -> false); // a handler at work (a quiet log follow) is not idle
+        ApiRequest.Exchange exchange = new ApiRequest.Exchange(callback);
+        ApiRequest request = new ApiRequest(jetty, response, exchange, Map.of());
+        String method = jetty.getMethod();
         try {
-            origin.check(exchange.getRequestHeaders()::getFirst); // a web page's request: refused before all else
-            tokens.check(exchange.getRequestHeaders());
-            Router.Match match = router.match(exchange.getRequestMethod(), exchange.getRequestURI().getRawPath());
-            request = new ApiRequest(exchange, match.params());
-            RequestOrigin.checkBody(exchange.getRequestMethod(), exchange.getRequestHeaders()::getFirst);
-            refuseWrites(exchange.getRequestMethod());
+            origin.check(request::header); // a web page's request: refused before all else
+            tokens.check(request::header);
+            Router.Match match = router.match(method, rawPath(jetty));
+            request = new ApiRequest(jetty, response, exchange, match.params());
+            RequestOrigin.checkBody(method, request::header);
+            refuseWrites(method);
             match.handler().handle(request);
         } catch (ApiException e) {
             answerError(request, e.status(), e.getMessage());
         } catch (IOException e) {
-            LOG.debug("{} {}: connection failed: {}", exchange.getRequestMethod(), exchange.getRequestURI(),
-                    e.toString());
+            LOG.debug("{} {}: connection failed: {}", method, jetty.getHttpURI(), e.toString());
+            exchange.abort(e);
         } catch (Exception | StackOverflowError | OutOfMemoryError e) {
-            LOG.error("{} {} failed", exchange.getRequestMethod(), exchange.getRequestURI(), e);
+            LOG.error("{} {} failed", method, jetty.getHttpURI(), e);
             answerError(request, 500, "internal error: " + e.getClass().getSimpleName());
         } finally {
             if (!request.detached()) {
                 exchange.close();
             }
         }
+    }
+
+    /** The request's path as sent (percent escapes kept: the router decodes parameters itself). */
+    private static String rawPath(Request r) {
+        String p = r.getHttpURI().getPath();
+        return p == null || p.isEmpty() ? "/" : p;
     }
 
     private void refuseWrites(String method) throws ApiException {
@@ -164,18 +327,17 @@ public final class ApiServer implements AutoCloseable {
     }
 
     /**
-     * Lets handlers in flight finish (up to a second; new exchanges are refused meanwhile), then closes every
-     * connection. {@code HttpServer.stop(n)} is not used for the wait: on JDK 17 it always waits the full n s.
+     * Lets handlers in flight finish (up to a second; new connections are refused meanwhile), then closes every
+     * connection and stops the threads.
      */
     @Override
     public void close() {
-        executor.shutdown();
+        headerTimer.shutdownNow();
+        server.setStopTimeout(1000);
         try {
-            executor.awaitTermination(1, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            server.stop();
+        } catch (Exception e) {
+            LOG.debug("stopping the HTTP API: {}", e.toString());
         }
-        server.stop(0);
-        executor.shutdownNow();
     }
 }

@@ -1,6 +1,5 @@
 package io.drover.agent.http;
 
-import com.sun.net.httpserver.HttpExchange;
 import java.io.IOException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
@@ -15,15 +14,16 @@ import org.slf4j.LoggerFactory;
  * One follow ({@code follow=true}): a {@link LogStream} copied to a detached exchange in ticks. The timer thread
  * only {@linkplain #poke pokes} (never blocks, never writes); each tick runs on a worker thread, where a write to a
  * client that stopped reading may block — that holds this follower's own worker, never another follower. A tick
- * blocked longer than the stall limit is ended by interrupting its worker: the blocked socket write fails
- * ({@code ClosedByInterruptException}, the connection is closed) and the worker ends the follow. Ticks of one
+ * blocked longer than the stall limit is ended by interrupting its worker: the blocked write fails (an
+ * {@code InterruptedIOException}; the stream aborts the exchange, which closes the connection) and the worker ends
+ * the follow. Ticks of one
  * follower never overlap.
  */
 final class LogFollower {
     private static final Logger LOG = LoggerFactory.getLogger(LogFollower.class);
 
     private final LogFollowers owner;
-    private final HttpExchange exchange;
+    private final AutoCloseable exchange;
     private final LogStream stream;
     private final BooleanSupplier taskDead;
     private final String what;
@@ -38,7 +38,7 @@ final class LogFollower {
     private long lastWrite = System.nanoTime(); // tick only
     private volatile ScheduledFuture<?> pokes;
 
-    LogFollower(LogFollowers owner, HttpExchange exchange, LogStream stream, BooleanSupplier taskDead, String what,
+    LogFollower(LogFollowers owner, AutoCloseable exchange, LogStream stream, BooleanSupplier taskDead, String what,
             ExecutorService workers, long stallNanos) {
         this.owner = owner;
         this.exchange = exchange;
@@ -157,6 +157,10 @@ final class LogFollower {
         } catch (IOException | RuntimeException e) {
             // the client is gone; nothing left to tell it
         }
-        exchange.close();
+        try {
+            exchange.close();
+        } catch (Exception e) {
+            // the connection is gone
+        }
     }
 }

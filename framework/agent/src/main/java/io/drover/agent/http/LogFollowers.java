@@ -1,6 +1,5 @@
 package io.drover.agent.http;
 
-import com.sun.net.httpserver.HttpExchange;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -78,7 +77,7 @@ final class LogFollowers implements AutoCloseable {
      *
      * @param taskDead true once the task is dead for good (or its allocation is gone)
      */
-    void follow(HttpExchange exchange, LogStream stream, BooleanSupplier taskDead, String what) {
+    void follow(AutoCloseable exchange, LogStream stream, BooleanSupplier taskDead, String what) {
         LogFollower f = new LogFollower(this, exchange, stream, taskDead, what, workers, stallNanos);
         live.add(f);
         try {

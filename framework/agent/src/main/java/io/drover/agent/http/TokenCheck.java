@@ -1,9 +1,9 @@
 package io.drover.agent.http;
 
-import com.sun.net.httpserver.Headers;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.function.Function;
 
 /**
  * The optional API token ({@code acl { token = "..." }}). When set, every request must carry it in Nomad's
@@ -18,13 +18,14 @@ final class TokenCheck {
         this.expected = token == null ? null : sha256(token);
     }
 
-    void check(Headers headers) throws ApiException {
+    /** @param header a request header's first value by name (case-insensitive), null when absent */
+    void check(Function<String, String> header) throws ApiException {
         if (expected == null) {
             return;
         }
-        String given = headers.getFirst("X-Nomad-Token");
+        String given = header.apply("X-Nomad-Token");
         if (given == null) {
-            String auth = headers.getFirst("Authorization");
+            String auth = header.apply("Authorization");
             if (auth != null && auth.regionMatches(true, 0, "Bearer ", 0, 7)) {
                 given = auth.substring(7).trim();
             }

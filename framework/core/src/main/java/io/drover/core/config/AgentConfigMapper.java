@@ -28,7 +28,8 @@ final class AgentConfigMapper {
             "max_kill_timeout", "record_retention", "driver_start_timeout", "max_tasks_per_job", "max_tasks",
             "max_tasks_per_group");
     private static final List<String> HTTP_KEYS =
-            List.of("allowed_hosts", "max_conns", "header_timeout", "idle_timeout");
+            List.of("allowed_hosts", "max_conns", "header_timeout", "idle_timeout",
+                    "max_conns_per_client");
     private static final List<String> LOG_LEVELS = List.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR");
 
     private AgentConfigMapper() {}
@@ -135,7 +136,8 @@ final class AgentConfigMapper {
         int maxConns = (int) r.integer("max_conns", HttpConfig.DEFAULT_MAX_CONNS, 16, 65536);
         Duration header = wholeSeconds(r, "header_timeout", HttpConfig.DEFAULT_HEADER_TIMEOUT);
         Duration idle = wholeSeconds(r, "idle_timeout", HttpConfig.DEFAULT_IDLE_TIMEOUT);
-        return new HttpConfig(hosts, maxConns, header, idle);
+        int perClient = (int) r.integer("max_conns_per_client", HttpConfig.DEFAULT_MAX_CONNS_PER_CLIENT, 0, 65536);
+        return new HttpConfig(hosts, maxConns, header, idle, perClient);
     }
 
     /** A duration the JDK's HTTP server takes in whole seconds: at least 1s. */

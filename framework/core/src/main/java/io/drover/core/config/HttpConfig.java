@@ -17,9 +17,14 @@ import java.util.List;
  *     body) once it started one; past it the connection is closed
  * @param idleTimeout {@code idle_timeout}: time a connection may stay open without a request in progress,
  *     before its first request as between keep-alive requests
+ * @param maxConnsPerClient {@code max_conns_per_client}: open connections at once from one remote IP address
+ *     (beyond: closed at once, before a byte is read); 0 for no per-client limit (then only {@code max_conns}
+ *     bounds them). Nomad's {@code limits { http_max_conns_per_client }}, with its default of 100
  */
-public record HttpConfig(List<String> allowedHosts, int maxConns, Duration headerTimeout, Duration idleTimeout) {
+public record HttpConfig(List<String> allowedHosts, int maxConns, Duration headerTimeout, Duration idleTimeout,
+        int maxConnsPerClient) {
     public static final int DEFAULT_MAX_CONNS = 1024;
+    public static final int DEFAULT_MAX_CONNS_PER_CLIENT = 100;
     public static final Duration DEFAULT_HEADER_TIMEOUT = Duration.ofSeconds(10);
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
 
@@ -28,6 +33,19 @@ public record HttpConfig(List<String> allowedHosts, int maxConns, Duration heade
         if (maxConns < 1 || headerTimeout.toSeconds() < 1 || idleTimeout.toSeconds() < 1) {
             throw new IllegalArgumentException("http: max_conns must be at least 1, timeouts at least 1s");
         }
+        if (maxConnsPerClient < 0) {
+            throw new IllegalArgumentException("http: max_conns_per_client must be 0 (no limit) or more");
+        }
+    }
+
+    /** These limits with the default per-client cap ({@value #DEFAULT_MAX_CONNS_PER_CLIENT}). */
+    public HttpConfig(List<String> allowedHosts, int maxConns, Duration headerTimeout, Duration idleTimeout) {
+        this(allowedHosts, maxConns, headerTimeout, idleTimeout, DEFAULT_MAX_CONNS_PER_CLIENT);
+    }
+
+    /** A copy with another {@code max_conns_per_client} (0: no per-client limit). */
+    public HttpConfig withMaxConnsPerClient(int n) {
+        return new HttpConfig(allowedHosts, maxConns, headerTimeout, idleTimeout, n);
     }
 
     /** Default limits with these allowed hosts. */
