@@ -3,7 +3,6 @@ package io.drover.plugins.exec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.drover.driver.api.DriverContext;
 import io.drover.driver.api.DriverException;
 import io.drover.driver.api.ExitResult;
 import io.drover.driver.api.TaskConfig;
@@ -11,7 +10,6 @@ import io.drover.process.Await;
 import io.drover.process.ProcTable;
 import io.drover.process.ProcessLeakCheck;
 import io.drover.process.TestTasks;
-import io.drover.process.WallTimers;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -29,7 +27,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -52,9 +49,7 @@ class ExecDriverTest {
 
     @BeforeAll
     static void init() throws Exception {
-        driver = new ExecDriver();
-        driver.init(new DriverContext(Map.of(), new WallTimers(), "0.1.0"));
-        Assumptions.assumeTrue(driver.health().isHealthy(), driver.health().description());
+        driver = HealthyExecDriver.startOrSkip();
     }
 
     @AfterAll

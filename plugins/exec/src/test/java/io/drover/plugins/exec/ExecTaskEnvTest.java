@@ -2,14 +2,12 @@ package io.drover.plugins.exec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.drover.driver.api.DriverContext;
 import io.drover.driver.api.DriverException;
 import io.drover.driver.api.ExitResult;
 import io.drover.driver.api.TaskConfig;
 import io.drover.process.PreloadMarker;
 import io.drover.process.ProcessLeakCheck;
 import io.drover.process.TestTasks;
-import io.drover.process.WallTimers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,7 +18,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -44,9 +41,7 @@ class ExecTaskEnvTest {
 
     @BeforeAll
     static void init() throws Exception {
-        driver = new ExecDriver();
-        driver.init(new DriverContext(Map.of(), new WallTimers(), "0.1.0"));
-        Assumptions.assumeTrue(driver.health().isHealthy(), driver.health().description());
+        driver = HealthyExecDriver.startOrSkip();
     }
 
     @AfterAll
