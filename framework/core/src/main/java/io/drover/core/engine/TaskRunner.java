@@ -17,10 +17,9 @@ import io.drover.driver.api.TaskDriver;
 import io.drover.driver.api.TaskHandle;
 import io.drover.driver.api.TaskNotFoundException;
 import io.drover.driver.api.Timers;
-import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -38,8 +37,9 @@ import org.slf4j.LoggerFactory;
  *                                            +-kill / max_runtime-> KILLING -exit-> DEAD
  * </pre>
  *
- * Kill escalation is here, not in drivers: kill_signal, then SIGKILL after min(kill_timeout,
- * max_kill_timeout), so every driver gets the same semantics and events.
+ * Before a run, the prestart hooks assembled in {@link TaskHooks} prepare it (task dir, env, ...), run by a
+ * {@link PrestartChain}. Kill escalation is in {@link KillSequence}, not in drivers: kill_signal, then SIGKILL
+ * after min(kill_timeout, max_kill_timeout), so every driver gets the same semantics and events.
  *
  * <p>A driver that does not answer never holds a task: a start that has not completed within the client's
  * {@code driver_start_timeout} is abandoned (a recoverable start error, the restart policy applies), and a
@@ -73,25 +73,39 @@ final class TaskRunner {
     private Instant exitedAt; // while onExited runs: the run's end, the FinishedAt of a toDead it leads to
     private boolean setupDone;
     private boolean killRequested;
-    private String killReason = "";
     private boolean maxRuntimeExceeded;
-    /** The kill sequence got past its shutdown delay: kill_signal was sent. */
-    private boolean killSignalSent;
-    /** {@link #killNow}: SIGKILL at once, no shutdown delay, no kill timeout. */
-    private boolean forced;
+    private final List<TaskHook> hooks;
+    private final KillSequence killer;
+    private PrestartChain prestart;
     private Timers.Cancellable restartTimer;
-    private Timers.Cancellable escalationTimer;
     private Timers.Cancellable maxRuntimeTimer;
-    private Timers.Cancellable shutdownDelayTimer;
     private Timers.Cancellable abandonStartTimer;
     private Timers.Cancellable startTimeoutTimer;
-    private Timers.Cancellable exitGraceTimer;
 
     TaskRunner(Task task, TaskRunnerHost host, boolean restartOnSuccess) {
         this.task = task;
         this.host = host;
         this.log = new TaskLog(LOG, host.allocId(), task.name());
         this.restarts = new RestartTracker(task.restart(), restartOnSuccess);
+        this.hooks = TaskHooks.prestart(host);
+        this.killer = new KillSequence(task, host, log, new KillSequence.Target() {
+            @Override
+            public boolean killing(int r) {
+                return r == run && step == Step.KILLING;
+            }
+
+            @Override
+            public void record(TaskEvent event) {
+                TaskRunner.this.record(event);
+            }
+
+            @Override
+            public void lostTrack(int r) {
+                destroyRun(runTaskId);
+                host.taskHandle(TaskRunner.this, null);
+                toDead(true);
+            }
+        });
     }
 
     Task task() {
@@ -155,36 +169,68 @@ final class TaskRunner {
         startRun();
     }
 
+    /**
+     * A run: the prestart hooks ({@link TaskHooks}), then — the first run waits for its Task Setup event to be
+     * durable — the driver's start.
+     */
     private void startRun() {
         step = Step.STARTING;
         run++;
         int thisRun = run;
-        if (!setupDone) {
+        boolean first = !setupDone;
+        if (first) {
             setupDone = true;
             record(TaskEvents.taskSetup(now()));
-            try {
-                host.dirs().createTask(task.name());
-            } catch (IOException | RuntimeException e) {
-                // RuntimeException: an InvalidPathException or a bug; the task fails with an event, never wedges
-                setupFailed("failed to build task directory: " + describe(e));
-                return;
-            }
-            // The intent before the run: a later agent that finds Task Setup but no handle knows a run may have
-            // started (it kills it and marks the task Not Recovered) instead of starting the task a second time.
-            host.afterDurable(() -> {
-                if (thisRun != run || step != Step.STARTING) {
-                    return;
-                }
-                // a stop that came meanwhile is handled as before this wait: the run starts, then is killed
-                // (Started, Killing, Terminated, Killed), unless the start was abandoned
-                callDriverStart(thisRun);
-            });
-            return;
         }
-        callDriverStart(thisRun);
+        TaskPrep prep = new TaskPrep(task, thisRun, first);
+        prestart = new PrestartChain(hooks, prep, host.serial(), err -> prepared(prep, err));
+        prestart.start();
     }
 
-    private void callDriverStart(int thisRun) {
+    private void prepared(TaskPrep prep, Throwable err) {
+        int thisRun = prep.run();
+        prestart = null;
+        if (thisRun != run || step != Step.STARTING) {
+            return;
+        }
+        if (err != null) {
+            prestartFailed(err);
+            return;
+        }
+        if (!prep.firstRun()) {
+            callDriverStart(thisRun, prep);
+            return;
+        }
+        // The intent before the run: a later agent that finds Task Setup but no handle knows a run may have
+        // started (it kills it and marks the task Not Recovered) instead of starting the task a second time.
+        host.afterDurable(() -> {
+            if (thisRun != run || step != Step.STARTING) {
+                return;
+            }
+            // a stop that came meanwhile is handled as before this wait: the run starts, then is killed
+            // (Started, Killing, Terminated, Killed), unless the start was abandoned
+            callDriverStart(thisRun, prep);
+        });
+    }
+
+    /** A prestart hook failed: its event, then the restart policy (recoverable) or dead and failed. */
+    private void prestartFailed(Throwable err) {
+        if (!(err instanceof HookFailure failure)) {
+            setupFailed("failed to prepare the task: " + describe(err));
+            return;
+        }
+        log.warn("task prestart failed: {}", failure.getMessage());
+        record(failure.event(now()));
+        if (!failure.recoverable()) {
+            toDead(true);
+        } else if (killRequested) {
+            toDead(false);
+        } else {
+            runEnded(RestartTracker.Outcome.START_ERROR_RECOVERABLE);
+        }
+    }
+
+    private void callDriverStart(int thisRun, TaskPrep prep) {
         driver = host.driver(task.driver()).orElse(null);
         if (driver == null) {
             record(TaskEvents.driverFailure(now(), "driver \"" + task.driver() + "\" is not loaded"));
@@ -194,8 +240,8 @@ final class TaskRunner {
         runTaskId = host.allocId() + "/" + task.name() + "/" + thisRun;
         TaskConfig config;
         try {
-            config = taskConfig();
-        } catch (IOException | RuntimeException e) {
+            config = taskConfig(prep);
+        } catch (UnsafePathException | RuntimeException e) {
             setupFailed("failed to prepare the task: " + describe(e));
             return;
         }
@@ -247,18 +293,12 @@ final class TaskRunner {
         toDead(true);
     }
 
-    private TaskConfig taskConfig() throws IOException {
-        Map<String, String> env = new LinkedHashMap<>(host.runtimeEnv(task));
-        Interpolator runtime = new Interpolator(env);
-        Map<String, String> taskEnv = new LinkedHashMap<>();
-        task.env().forEach((k, v) -> taskEnv.put(k, runtime.apply(v)));
-        env.putAll(taskEnv);
-        Interpolator all = new Interpolator(env);
-        Map<String, Object> config = all.applyAll(task.config());
+    private TaskConfig taskConfig(TaskPrep prep) throws UnsafePathException {
+        Map<String, String> env = prep.env();
         LogConfig logs = task.logs() == null ? LogConfig.DEFAULT : task.logs();
         return new TaskConfig(runTaskId, host.allocId(), env.getOrDefault("NOMAD_JOB_ID", ""),
-                env.getOrDefault("NOMAD_GROUP_NAME", ""), task.name(), config, env, host.dirs().task(task.name()),
-                host.dirs().shared(), host.dirs().log(task.name(), "stdout"),
+                env.getOrDefault("NOMAD_GROUP_NAME", ""), task.name(), prep.config(), env,
+                host.dirs().task(task.name()), host.dirs().shared(), host.dirs().log(task.name(), "stdout"),
                 host.dirs().log(task.name(), "stderr"), Math.max(1, logs.maxFiles()),
                 (long) Math.max(1, logs.maxFileSizeMb()) << 20);
     }
@@ -324,9 +364,7 @@ final class TaskRunner {
             return;
         }
         cancel(maxRuntimeTimer);
-        cancel(escalationTimer);
-        cancel(shutdownDelayTimer);
-        cancel(exitGraceTimer);
+        killer.cancelTimers();
         ExitResult exit = result;
         if (exit == null) {
             Throwable cause = err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
@@ -383,7 +421,7 @@ final class TaskRunner {
     }
 
     private static String describe(Throwable t) {
-        return t.getMessage() == null ? t.toString() : t.getMessage();
+        return TaskHooks.describe(t);
     }
 
     private void runEnded(RestartTracker.Outcome outcome) {
@@ -410,7 +448,7 @@ final class TaskRunner {
     }
 
     private void onMaxRuntime(int thisRun, Duration limit) {
-        boolean inShutdownDelay = step == Step.KILLING && !killSignalSent;
+        boolean inShutdownDelay = step == Step.KILLING && !killer.signalSent();
         if (thisRun != run || (step != Step.RUNNING && !inShutdownDelay)) {
             return;
         }
@@ -420,9 +458,7 @@ final class TaskRunner {
         String reason = "exceeded max_runtime of " + GoDuration.format(limit);
         if (inShutdownDelay) {
             // already being stopped, but still waiting out its shutdown_delay: the limit cuts the wait short
-            cancel(shutdownDelayTimer);
-            killReason = reason;
-            sendKillSignal(thisRun);
+            killer.cutDelayShort(thisRun, reason);
             return;
         }
         kill(reason);
@@ -512,27 +548,26 @@ final class TaskRunner {
     void kill(String reason) {
         switch (step) {
             case NOT_STARTED -> toDead(false);
+            case STARTING -> {
+                if (prestart != null && prestart.waiting()) {
+                    // waiting on a hook's work (a download): nothing runs yet, the work is cancelled
+                    prestart.cancel();
+                    prestart = null;
+                    killRequested = true;
+                    record(TaskEvents.killed(now(), ""));
+                    toDead(false);
+                    return;
+                }
+                startingKill(reason);
+            }
             case RESTART_WAIT -> {
                 cancel(restartTimer);
                 record(TaskEvents.killed(now(), ""));
                 toDead(false);
             }
-            case STARTING -> {
-                if (!killRequested) {
-                    // a driver whose start hangs must not hold the stop forever: after the kill timeout the
-                    // run is abandoned (a start that completes later is discarded: SIGKILL and destroy)
-                    int thisRun = run;
-                    Duration timeout = killTimeout();
-                    abandonStartTimer = host.timers().schedule(timeout,
-                            () -> host.serial().execute(() -> giveUpStart(thisRun,
-                                    "the kill timeout (" + GoDuration.format(timeout) + ") of a stop")));
-                }
-                killRequested = true;
-                killReason = reason;
-            }
             case RUNNING -> {
                 killRequested = true;
-                killReason = reason;
+                killer.reason(reason);
                 step = Step.KILLING;
                 host.taskChanged(this, true);
                 beginKill();
@@ -541,6 +576,20 @@ final class TaskRunner {
                 // already on its way out
             }
         }
+    }
+
+    private void startingKill(String reason) {
+        if (!killRequested) {
+            // a driver whose start hangs must not hold the stop forever: after the kill timeout the
+            // run is abandoned (a start that completes later is discarded: SIGKILL and destroy)
+            int thisRun = run;
+            Duration timeout = killer.timeout();
+            abandonStartTimer = host.timers().schedule(timeout,
+                    () -> host.serial().execute(() -> giveUpStart(thisRun,
+                            "the kill timeout (" + GoDuration.format(timeout) + ") of a stop")));
+        }
+        killRequested = true;
+        killer.reason(reason);
     }
 
     /**
@@ -554,167 +603,27 @@ final class TaskRunner {
     void killNow(String reason) {
         switch (step) {
             case NOT_STARTED, RESTART_WAIT -> {
-                forced = true;
+                killer.force();
                 kill(reason);
             }
             case STARTING -> {
                 kill(reason); // arms the abandon timer with the task's kill timeout: a start normally completes first
-                forced = true; // the run is SIGKILLed as soon as its start completes
+                killer.force(); // the run is SIGKILLed as soon as its start completes
             }
             case RUNNING -> {
-                forced = true;
+                killer.force();
                 kill(reason);
             }
-            case KILLING -> {
-                if (forced) {
-                    return;
-                }
-                forced = true;
-                killReason = reason;
-                int thisRun = run;
-                cancel(shutdownDelayTimer);
-                cancel(escalationTimer);
-                killSignalSent = false;
-                sendKillSignal(thisRun);
-            }
+            case KILLING -> killer.forceNow(run, reason);
             case DEAD -> {
                 // nothing left
             }
         }
     }
 
-    private Duration killTimeout() {
-        if (forced) {
-            return Duration.ZERO;
-        }
-        return task.killTimeout().compareTo(host.maxKillTimeout()) > 0 ? host.maxKillTimeout() : task.killTimeout();
-    }
-
     private void beginKill() {
         step = Step.KILLING;
-        int thisRun = run;
-        Duration delay = task.shutdownDelay();
-        if (!delay.isZero() && !maxRuntimeExceeded && !forced) {
-            record(TaskEvents.waitingShutdownDelay(now(), delay));
-            shutdownDelayTimer = host.timers().schedule(delay,
-                    () -> host.serial().execute(() -> sendKillSignal(thisRun)));
-        } else {
-            sendKillSignal(thisRun);
-        }
-    }
-
-    private void sendKillSignal(int thisRun) {
-        if (thisRun != run || step != Step.KILLING) {
-            return;
-        }
-        Duration timeout = killTimeout();
-        killSignalSent = true;
-        Instant killingAt = host.timers().now();
-        record(TaskEvents.killing(Nanos.of(killingAt), timeout, forced ? Signals.SIGKILL : task.killSignal(),
-                killReason));
-        if (timeout.isZero()) {
-            host.afterDurable(() -> escalate(thisRun));
-            return;
-        }
-        // The deadline counts from the Killing event and does not wait for the disk: a stop ends the task
-        // within its kill timeout even while the store cannot write.
-        TaskDriver runDriver = driver;
-        String runId = runTaskId;
-        Instant deadline = killingAt.plus(timeout);
-        escalationTimer = host.timers().schedule(timeout, () -> escalateAtDeadline(thisRun, runDriver, runId));
-        awaitExitAfterKill(thisRun, timeout);
-        // kill_signal only once the Killing event is durable (one group commit, milliseconds): an agent killed
-        // in between must not leave a run that ended by our signal with no record of why (docs/faults.md)
-        host.afterDurable(() -> {
-            if (thisRun != run || step != Step.KILLING || !host.timers().now().isBefore(deadline)) {
-                return;
-            }
-            if (!deliver(task.killSignal())) {
-                cancel(escalationTimer);
-                escalate(thisRun);
-            }
-        });
-    }
-
-    /**
-     * How long the exit may take after SIGKILL before the driver is taken to have lost track of the task: the
-     * kill timeout again, at least 5 s. SIGKILL must end a task (SPI contract), so only a broken driver
-     * (its internal thread died, its exit future is never completed) reaches it.
-     */
-    private Duration exitGrace() {
-        Duration t = killTimeout();
-        return t.compareTo(MIN_EXIT_GRACE) < 0 ? MIN_EXIT_GRACE : t;
-    }
-
-    private static final Duration MIN_EXIT_GRACE = Duration.ofSeconds(5);
-
-    /** Arms the give-up for a run whose SIGKILL goes out {@code sigkillIn} from now. */
-    private void awaitExitAfterKill(int thisRun, Duration sigkillIn) {
-        cancel(exitGraceTimer);
-        Duration grace = exitGrace();
-        exitGraceTimer = host.timers().schedule(sigkillIn.plus(grace),
-                () -> host.serial().execute(() -> onNoExitAfterKill(thisRun, grace)));
-    }
-
-    /** The driver never reported the end of a run it was told to SIGKILL: the run ends as lost, the stop goes on. */
-    private void onNoExitAfterKill(int thisRun, Duration grace) {
-        if (thisRun != run || step != Step.KILLING) {
-            return;
-        }
-        cancel(escalationTimer);
-        record(TaskEvents.driverFailure(now(), "lost track of the task: driver \"" + task.driver()
-                + "\" did not report its end within " + GoDuration.format(grace)
-                + " of SIGKILL"));
-        destroyRun(runTaskId);
-        host.taskHandle(this, null);
-        toDead(true);
-    }
-
-    /**
-     * The kill timeout ran out: SIGKILL, sent <em>on the timer thread</em>, at the deadline, rather than after a
-     * hop to the allocation's executor, whose pool may be busy with other allocations' work (100 escalations
-     * due in the same millisecond queued behind each other there: docs/performance.md). Safe without the
-     * executor: drivers' {@code signal} is thread-safe and non-blocking (SPI contract), and a stale id is
-     * harmless — an exited run ignores signals, a destroyed one is not found, a restart has a new id. Only a
-     * failure is posted back, to be recorded by the owner.
-     */
-    private void escalateAtDeadline(int thisRun, TaskDriver runDriver, String runId) {
-        try {
-            runDriver.signal(runId, Signals.SIGKILL);
-        } catch (TaskNotFoundException e) {
-            // already gone: its exit is on the way
-        } catch (DriverException | RuntimeException | LinkageError e) {
-            LOG.warn("could not send SIGKILL to task {}: {}", task.name(), describe(e));
-            host.serial().execute(() -> {
-                if (thisRun == run && step == Step.KILLING) {
-                    record(TaskEvents.killed(now(), "failed to kill task: " + describe(e)));
-                }
-            });
-        }
-    }
-
-    private void escalate(int thisRun) {
-        if (thisRun != run || step != Step.KILLING) {
-            return;
-        }
-        deliver(Signals.SIGKILL);
-        awaitExitAfterKill(thisRun, Duration.ZERO);
-    }
-
-    /** @return false when the signal could not be delivered (the caller escalates) */
-    private boolean deliver(String signal) {
-        try {
-            driver.signal(runTaskId, signal);
-            return true;
-        } catch (TaskNotFoundException e) {
-            return true; // already gone: its exit is on the way
-        } catch (DriverException | RuntimeException | LinkageError e) {
-            log.warn("could not send {} to task {}: {}", signal, task.name(), describe(e));
-            if (Signals.SIGKILL.equals(signal)) {
-                record(TaskEvents.killed(now(), "failed to kill task: " + describe(e)));
-            }
-            return false;
-        }
+        killer.begin(run, driver, runTaskId, maxRuntimeExceeded);
     }
 
     /** Delivers a signal on the user's behalf (alloc signal). */
@@ -723,7 +632,7 @@ final class TaskRunner {
             return;
         }
         record(TaskEvents.signaling(now(), signal, reason));
-        deliver(signal);
+        killer.deliver(driver, runTaskId, signal);
     }
 
     private void discard(String taskId) {
@@ -737,12 +646,14 @@ final class TaskRunner {
 
     private void toDead(boolean failed) {
         cancel(restartTimer);
-        cancel(escalationTimer);
         cancel(maxRuntimeTimer);
-        cancel(shutdownDelayTimer);
         cancel(abandonStartTimer);
         cancel(startTimeoutTimer);
-        cancel(exitGraceTimer);
+        killer.cancelTimers();
+        if (prestart != null) {
+            prestart.cancel();
+            prestart = null;
+        }
         step = Step.DEAD;
         state = new TaskState(TaskLifeState.DEAD, failed || state.failed(), state.restarts(), state.lastRestart(),
                 state.startedAt(), exitedAt != null ? exitedAt : host.timers().now(), state.events());

@@ -1,0 +1,40 @@
+package io.drover.core.engine;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The task's environment and driver config: Nomad's runtime variables (from the allocation), then the task's
+ * {@code env} with {@code ${...}} references to them resolved, then the driver config resolved against both.
+ * Every run (the environment can change between runs: a poststop's result variables). Synchronous, pure but for
+ * the host lookup; idempotent.
+ */
+final class TaskEnvHook implements TaskHook {
+    private final TaskRunnerHost host;
+
+    TaskEnvHook(TaskRunnerHost host) {
+        this.host = host;
+    }
+
+    @Override
+    public String name() {
+        return "env";
+    }
+
+    @Override
+    public CompletionStage<Void> prestart(TaskPrep prep) throws HookFailure {
+        Map<String, String> env = prep.env();
+        try {
+            env.putAll(host.runtimeEnv(prep.task()));
+        } catch (UnsafePathException | RuntimeException e) {
+            throw HookFailure.setup("failed to prepare the task: " + TaskHooks.describe(e));
+        }
+        Interpolator runtime = new Interpolator(new LinkedHashMap<>(env));
+        Map<String, String> taskEnv = new LinkedHashMap<>();
+        prep.task().env().forEach((k, v) -> taskEnv.put(k, runtime.apply(v)));
+        env.putAll(taskEnv);
+        prep.config(new Interpolator(env).applyAll(prep.config()));
+        return DONE;
+    }
+}

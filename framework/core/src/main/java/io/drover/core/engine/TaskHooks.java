@@ -1,0 +1,23 @@
+package io.drover.core.engine;
+
+import java.util.List;
+
+/**
+ * The one place where a task's prestart hooks are assembled, in the order they run:
+ * <ol>
+ * <li>{@link TaskDirHook} — the task directory (first run);
+ * <li>{@link TaskEnvHook} — runtime variables, the task's env, the interpolated driver config.
+ * </ol>
+ * Then the runner waits for the Task Setup event to be durable (first run) and asks the driver to start.
+ */
+final class TaskHooks {
+    private TaskHooks() {}
+
+    static List<TaskHook> prestart(TaskRunnerHost host) {
+        return List.of(new TaskDirHook(host.dirs()), new TaskEnvHook(host));
+    }
+
+    static String describe(Throwable t) {
+        return t.getMessage() == null ? t.toString() : t.getMessage();
+    }
+}

@@ -1,0 +1,52 @@
+package io.drover.core.engine;
+
+import io.drover.core.spec.Task;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What the prestart hooks build for one run: the task's environment and its interpolated driver config. Created
+ * by the task runner for each run, filled by the hooks in order, read once by the runner when it starts the
+ * driver. Only touched on the allocation's serial executor (a hook's pool work hands its result back through
+ * its stage, and the hook applies it in its completion on the serial executor, or before completing).
+ */
+final class TaskPrep {
+    private final Task task;
+    private final int run;
+    private final boolean firstRun;
+    private final Map<String, String> env = new LinkedHashMap<>();
+    private Map<String, Object> config;
+
+    TaskPrep(Task task, int run, boolean firstRun) {
+        this.task = task;
+        this.run = run;
+        this.firstRun = firstRun;
+        this.config = task.config();
+    }
+
+    Task task() {
+        return task;
+    }
+
+    int run() {
+        return run;
+    }
+
+    /** The task's first run since it was received (not a restart, not after a recovery of a started task). */
+    boolean firstRun() {
+        return firstRun;
+    }
+
+    /** The run's environment, mutable, in insertion order (later hooks add and override). */
+    Map<String, String> env() {
+        return env;
+    }
+
+    Map<String, Object> config() {
+        return config;
+    }
+
+    void config(Map<String, Object> config) {
+        this.config = config;
+    }
+}
