@@ -35,14 +35,14 @@ final class JobRewrite {
                 }
                 Map<String, Object> config = given != null ? given : Map.of();
                 tasks.add(new Task(t.name(), "mock", config, t.env(), t.leader(), t.lifecycle(), t.killTimeout(),
-                        t.killSignal(), t.shutdownDelay(), t.maxRuntime(), t.logs(), t.restart(), t.line()));
+                        t.killSignal(), t.shutdownDelay(), t.maxRuntime(), t.logs(), t.restart(), t.line(), t.runtime()));
             }
-            groups.add(new TaskGroup(g.name(), g.count(), g.restart(), g.maxRuntime(), tasks, g.line()));
+            groups.add(new TaskGroup(g.name(), g.count(), g.restart(), g.maxRuntime(), tasks, g.line(), g.runtime()));
         }
         if (!unused.isEmpty()) {
             throw new IllegalArgumentException("mock config given for task(s) " + new java.util.TreeSet<>(unused)
                     + " that job \"" + job.id() + "\" does not have");
         }
-        return new Job(job.id(), job.name(), job.type(), job.datacenters(), groups, job.source());
+        return new Job(job.id(), job.name(), job.type(), job.datacenters(), groups, job.source(), job.runtime());
     }
 }

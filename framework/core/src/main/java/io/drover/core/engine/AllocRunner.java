@@ -345,19 +345,13 @@ final class AllocRunner implements TaskRunnerHost {
     }
 
     @Override
+    public Map<String, String> meta(Task task) {
+        return RuntimeEnv.meta(job, group, task);
+    }
+
+    @Override
     public Map<String, String> runtimeEnv(Task task) throws UnsafePathException {
-        Map<String, String> env = new LinkedHashMap<>();
-        env.put("NOMAD_ALLOC_ID", id);
-        env.put("NOMAD_ALLOC_NAME", allocName());
-        env.put("NOMAD_ALLOC_INDEX", String.valueOf(index));
-        env.put("NOMAD_JOB_ID", job.id());
-        env.put("NOMAD_JOB_NAME", job.name());
-        env.put("NOMAD_GROUP_NAME", group.name());
-        env.put("NOMAD_TASK_NAME", task.name());
-        env.put("NOMAD_ALLOC_DIR", dirs.shared().toString());
-        Path taskDir = dirs.task(task.name());
-        env.put("NOMAD_TASK_DIR", taskDir.resolve("local").toString());
-        env.put("NOMAD_SECRETS_DIR", taskDir.resolve("secrets").toString());
+        Map<String, String> env = RuntimeEnv.of(job, group, task, id, allocName(), index, dirs);
         if (task.kind() == TaskKind.POSTSTOP) {
             env.put("DROVER_ALLOC_RESULT", mainTasksSucceeded() ? "success" : "failed");
             env.put("DROVER_FAILED_TASKS", String.join(",", failedTasks()));

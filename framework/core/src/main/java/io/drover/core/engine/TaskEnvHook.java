@@ -6,7 +6,8 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * The task's environment and driver config: Nomad's runtime variables (from the allocation), then the task's
- * {@code env} with {@code ${...}} references to them resolved, then the driver config resolved against both.
+ * {@code env} with {@code ${...}} references to them (and to {@code ${meta.<key>}}) resolved, then the driver
+ * config resolved against both. {@link TaskPrep#vars()} keeps what later hooks (artifact sources) interpolate.
  * Every run (the environment can change between runs: a poststop's result variables). Synchronous, pure but for
  * the host lookup; idempotent.
  */
@@ -30,11 +31,18 @@ final class TaskEnvHook implements TaskHook {
         } catch (UnsafePathException | RuntimeException e) {
             throw HookFailure.setup("failed to prepare the task: " + TaskHooks.describe(e));
         }
-        Interpolator runtime = new Interpolator(new LinkedHashMap<>(env));
+        Map<String, String> meta = new LinkedHashMap<>();
+        host.meta(prep.task()).forEach((k, v) -> meta.put("meta." + k, v));
+        Map<String, String> vars = new LinkedHashMap<>(env);
+        vars.putAll(meta);
+        Interpolator runtime = new Interpolator(vars);
         Map<String, String> taskEnv = new LinkedHashMap<>();
         prep.task().env().forEach((k, v) -> taskEnv.put(k, runtime.apply(v)));
         env.putAll(taskEnv);
-        prep.config(new Interpolator(env).applyAll(prep.config()));
+        vars.putAll(taskEnv);
+        vars.putAll(meta);
+        prep.config(new Interpolator(vars).applyAll(prep.config()));
+        prep.vars(vars);
         return DONE;
     }
 }

@@ -16,6 +16,7 @@ final class TaskPrep {
     private final boolean firstRun;
     private final Map<String, String> env = new LinkedHashMap<>();
     private Map<String, Object> config;
+    private Map<String, String> vars = Map.of();
 
     TaskPrep(Task task, int run, boolean firstRun) {
         this.task = task;
@@ -44,6 +45,15 @@ final class TaskPrep {
 
     Map<String, Object> config() {
         return config;
+    }
+
+    /** What {@code ${...}} resolves against: the env plus {@code meta.<key>} (set by {@link TaskEnvHook}). */
+    Map<String, String> vars() {
+        return vars;
+    }
+
+    void vars(Map<String, String> vars) {
+        this.vars = vars;
     }
 
     void config(Map<String, Object> config) {

@@ -44,6 +44,11 @@ interface TaskRunnerHost {
      */
     Map<String, String> runtimeEnv(Task task) throws UnsafePathException;
 
+    /** The task's merged meta (task over group over job), what {@code ${meta.<key>}} reads. */
+    default Map<String, String> meta(Task task) {
+        return Map.of();
+    }
+
     /**
      * The handle of the task's current run (what a later agent needs to re-attach), or null once the run ended.
      * The host persists it.

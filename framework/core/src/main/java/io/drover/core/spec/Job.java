@@ -12,12 +12,20 @@ import java.util.Optional;
  * @param datacenters informational, as in Nomad
  * @param groups task groups in declaration order
  * @param source where the job was read from (file name), for messages
+ * @param runtime region, namespace, meta: what the job tells its tasks at run time
  */
 public record Job(String id, String name, JobType type, List<String> datacenters, List<TaskGroup> groups,
-        String source) {
+        String source, JobRuntime runtime) {
     public Job {
         datacenters = List.copyOf(datacenters);
         groups = List.copyOf(groups);
+        runtime = runtime == null ? JobRuntime.DEFAULT : runtime;
+    }
+
+    /** A job with Nomad's defaults for region and namespace, and no meta. */
+    public Job(String id, String name, JobType type, List<String> datacenters, List<TaskGroup> groups,
+            String source) {
+        this(id, name, type, datacenters, groups, source, JobRuntime.DEFAULT);
     }
 
     public Optional<TaskGroup> group(String name) {

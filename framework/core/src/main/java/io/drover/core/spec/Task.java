@@ -13,6 +13,7 @@ import java.util.Map;
  * @param restart effective restart policy (task's own, else the group's)
  * @param maxRuntime effective limit of one run (task's own, else the group's default); null when none
  * @param line line of the {@code task} block in the source, 0 when unknown
+ * @param runtime the task's meta, resources and artifacts
  */
 public record Task(
         String name,
@@ -27,7 +28,8 @@ public record Task(
         Duration maxRuntime,
         LogConfig logs,
         RestartPolicy restart,
-        int line) {
+        int line,
+        TaskRuntime runtime) {
 
     public static final Duration DEFAULT_KILL_TIMEOUT = Duration.ofSeconds(5);
     public static final String DEFAULT_KILL_SIGNAL = "SIGINT";
@@ -35,6 +37,15 @@ public record Task(
     public Task {
         config = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(config));
         env = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(env));
+        runtime = runtime == null ? TaskRuntime.NONE : runtime;
+    }
+
+    /** A task without meta or artifacts, with Nomad's default resources. */
+    public Task(String name, String driver, Map<String, Object> config, Map<String, String> env, boolean leader,
+            Lifecycle lifecycle, Duration killTimeout, String killSignal, Duration shutdownDelay, Duration maxRuntime,
+            LogConfig logs, RestartPolicy restart, int line) {
+        this(name, driver, config, env, leader, lifecycle, killTimeout, killSignal, shutdownDelay, maxRuntime, logs,
+                restart, line, TaskRuntime.NONE);
     }
 
     public TaskKind kind() {

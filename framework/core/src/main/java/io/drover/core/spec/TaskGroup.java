@@ -11,11 +11,18 @@ import java.util.Optional;
  * @param maxRuntime default {@code max_runtime} of the group's tasks; null when unset
  * @param tasks tasks in declaration order, each with its effective settings
  * @param line line of the {@code group} block in the source, 0 when unknown
+ * @param runtime the group's meta and network
  */
 public record TaskGroup(String name, int count, RestartPolicy restart, Duration maxRuntime, List<Task> tasks,
-        int line) {
+        int line, GroupRuntime runtime) {
     public TaskGroup {
         tasks = List.copyOf(tasks);
+        runtime = runtime == null ? GroupRuntime.NONE : runtime;
+    }
+
+    /** A group without meta or network. */
+    public TaskGroup(String name, int count, RestartPolicy restart, Duration maxRuntime, List<Task> tasks, int line) {
+        this(name, count, restart, maxRuntime, tasks, line, GroupRuntime.NONE);
     }
 
     public Optional<Task> task(String name) {

@@ -40,13 +40,12 @@ final class JobMapper {
      * engine is built and measured for 10,000 live tasks (docs/performance.md).
      */
     public static final int MAX_ALLOCATIONS = 10_000;
-    private static final List<String> GROUP_KEYS = List.of("count", "restart", "max_runtime", "meta");
+    private static final List<String> GROUP_KEYS = List.of("count", "restart", "max_runtime", "meta", "network");
     private static final List<String> TASK_KEYS = List.of("driver", "config", "env", "leader", "lifecycle",
             "kill_timeout", "kill_signal", "shutdown_delay", "max_runtime", "logs", "restart", "meta", "resources");
     private static final List<String> RESTART_KEYS = List.of("attempts", "interval", "delay", "mode");
     private static final List<String> LIFECYCLE_KEYS = List.of("hook", "sidecar", "gc_kill");
     private static final List<String> LOGS_KEYS = List.of("max_files", "max_file_size");
-    private static final List<String> RESOURCES_KEYS = List.of("cpu", "cores", "memory", "memory_max");
 
     private JobMapper() {}
 
@@ -91,10 +90,10 @@ final class JobMapper {
         }
         JobType type = p.read(() -> jobType(r), JobType.SERVICE);
         List<String> datacenters = p.read(() -> r.strings("datacenters"), null);
-        p.read(() -> r.string("region", null), null);
-        p.read(() -> r.string("namespace", null), null);
+        String region = p.read(() -> r.string("region", null), null);
+        String namespace = p.read(() -> r.string("namespace", null), null);
         p.read(() -> r.integer("priority", 50, 1, 100), 50L);
-        p.read(() -> r.stringMap("meta"), null);
+        Map<String, String> meta = RuntimeMapper.meta(r, p);
         p.read(() -> r.bool("all_at_once"), null);
         List<Field> groupFields = r.all("group");
         if (groupFields.isEmpty()) {
@@ -126,7 +125,8 @@ final class JobMapper {
         if (p.size() != before) {
             return null;
         }
-        return new Job(id, name, type, datacenters == null ? List.of() : datacenters, groups, source);
+        return new Job(id, name, type, datacenters == null ? List.of() : datacenters, groups, source,
+                new io.drover.core.spec.JobRuntime(region, namespace, meta, ""));
     }
 
     /** The single label of a block, null when it has none or several (that problem is reported elsewhere). */
@@ -183,7 +183,8 @@ final class JobMapper {
         int count = (int) (long) p.read(() -> r.integer("count", 1, 0, MAX_ALLOCATIONS), 1L);
         RestartPolicy restart = restart(r.child("restart", RESTART_KEYS, List.of(), p), type.defaultRestart(), p);
         Duration maxRuntime = p.read(() -> r.duration("max_runtime", null, true), null);
-        p.read(() -> r.stringMap("meta"), null);
+        Map<String, String> meta = RuntimeMapper.meta(r, p);
+        io.drover.core.spec.Network network = NetworkMapper.network(r, p);
         List<Field> taskFields = r.all("task");
         if (taskFields.isEmpty()) {
             p.add(new TreeProblem(r.line(), path, "the group has no task"));
@@ -220,7 +221,8 @@ final class JobMapper {
         if (p.size() != before) {
             return null;
         }
-        return new TaskGroup(name, count, restart, maxRuntime, tasks, field.line());
+        return new TaskGroup(name, count, restart, maxRuntime, tasks, field.line(),
+                new io.drover.core.spec.GroupRuntime(meta, network));
     }
 
     private static int leaderLine(Field task) {
@@ -243,7 +245,8 @@ final class JobMapper {
             SafeName.taskProblem(name).ifPresent(problem ->
                     p.add(new TreeProblem(field.line(), path, "the task name " + problem)));
         }
-        MapReader r = MapReader.open((Node.Mapping) field.value(), path, group.vocabulary(), TASK_KEYS, List.of(), p);
+        MapReader r = MapReader.open((Node.Mapping) field.value(), path, group.vocabulary(), TASK_KEYS,
+                List.of("artifact"), p);
         String driver = null;
         if (!r.has("driver")) {
             p.add(r.problem("driver", "is required (e.g. driver = \"raw_exec\")"));
@@ -263,18 +266,12 @@ final class JobMapper {
         Duration maxRuntime = p.read(() -> r.duration("max_runtime", groupMaxRuntime, true), null);
         LogConfig logs = logs(r.child("logs", LOGS_KEYS, List.of(), p), p);
         RestartPolicy restart = restart(r.child("restart", RESTART_KEYS, List.of(), p), groupRestart, p);
-        p.read(() -> r.stringMap("meta"), null);
-        MapReader resources = r.child("resources", RESOURCES_KEYS, List.of(), p);
-        if (resources != null) {
-            for (String key : RESOURCES_KEYS) {
-                p.read(() -> resources.integer(key, 0, 0, Integer.MAX_VALUE), 0L);
-            }
-        }
+        io.drover.core.spec.TaskRuntime runtime = RuntimeMapper.task(r, p);
         if (p.size() != before) {
             return null;
         }
         return new Task(name, driver, config, env, leader, lifecycle, killTimeout, killSignal, shutdownDelay,
-                maxRuntime, logs, restart, field.line());
+                maxRuntime, logs, restart, field.line(), runtime);
     }
 
     private static String killSignal(MapReader r) throws TreeProblem {

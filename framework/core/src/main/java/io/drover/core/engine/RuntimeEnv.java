@@ -1,0 +1,72 @@
+package io.drover.core.engine;
+
+import io.drover.core.spec.Job;
+import io.drover.core.spec.Resources;
+import io.drover.core.spec.Task;
+import io.drover.core.spec.TaskGroup;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Nomad's runtime variables of one task (client/taskenv): the allocation's identity, the job's region, namespace
+ * and datacenter, the task's resources, its directories and its merged {@code meta} (task over group over job) as
+ * {@code NOMAD_META_<key>} and {@code NOMAD_META_<KEY>}. Pure.
+ */
+final class RuntimeEnv {
+    /** Where a job names no datacenter: the default of a Nomad agent. */
+    static final String DEFAULT_DC = "dc1";
+
+    private RuntimeEnv() {}
+
+    static Map<String, String> of(Job job, TaskGroup group, Task task, String allocId, String allocName, int index,
+            AllocDirs dirs) throws UnsafePathException {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("NOMAD_ALLOC_ID", allocId);
+        env.put("NOMAD_SHORT_ALLOC_ID", allocId.length() > 8 ? allocId.substring(0, 8) : allocId);
+        env.put("NOMAD_ALLOC_NAME", allocName);
+        env.put("NOMAD_ALLOC_INDEX", String.valueOf(index));
+        env.put("NOMAD_JOB_ID", job.id());
+        env.put("NOMAD_JOB_NAME", job.name());
+        if (!job.runtime().parentId().isEmpty()) {
+            env.put("NOMAD_JOB_PARENT_ID", job.runtime().parentId());
+        }
+        env.put("NOMAD_GROUP_NAME", group.name());
+        env.put("NOMAD_TASK_NAME", task.name());
+        env.put("NOMAD_DC", datacenter(job));
+        env.put("NOMAD_REGION", job.runtime().region());
+        env.put("NOMAD_NAMESPACE", job.runtime().namespace());
+        Resources res = task.runtime().resources();
+        env.put("NOMAD_CPU_LIMIT", String.valueOf(res.cpu()));
+        env.put("NOMAD_MEMORY_LIMIT", String.valueOf(res.memoryMb()));
+        if (res.memoryMaxMb() > 0) {
+            env.put("NOMAD_MEMORY_MAX_LIMIT", String.valueOf(res.memoryMaxMb()));
+        }
+        env.put("NOMAD_ALLOC_DIR", dirs.shared().toString());
+        Path taskDir = dirs.task(task.name());
+        env.put("NOMAD_TASK_DIR", taskDir.resolve("local").toString());
+        env.put("NOMAD_SECRETS_DIR", taskDir.resolve("secrets").toString());
+        meta(job, group, task).forEach((k, v) -> {
+            env.put("NOMAD_META_" + k, v);
+            env.put("NOMAD_META_" + k.toUpperCase(Locale.ROOT), v);
+        });
+        return env;
+    }
+
+    /** The task's meta: the job's, overridden by the group's, overridden by the task's (Nomad's merge). */
+    static Map<String, String> meta(Job job, TaskGroup group, Task task) {
+        Map<String, String> meta = new LinkedHashMap<>(job.runtime().meta());
+        meta.putAll(group.runtime().meta());
+        meta.putAll(task.runtime().meta());
+        return meta;
+    }
+
+    /**
+     * The datacenter of the node the allocation runs on: Drover's one node is in the job's first datacenter (a
+     * Nomad job is placed on a node of one of them), {@value #DEFAULT_DC} when the job names none or a wildcard.
+     */
+    static String datacenter(Job job) {
+        return job.datacenters().stream().filter(dc -> !dc.contains("*")).findFirst().orElse(DEFAULT_DC);
+    }
+}

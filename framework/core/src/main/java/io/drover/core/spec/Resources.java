@@ -1,0 +1,12 @@
+package io.drover.core.spec;
+
+/**
+ * A task's {@code resources} block, with Nomad's defaults (cpu 100 MHz, memory 300 MB). Drover enforces none of
+ * them (no cgroups limits); they are what a task reads as {@code NOMAD_CPU_LIMIT}, {@code NOMAD_MEMORY_LIMIT} ...
+ *
+ * @param cores 0 when unset (then {@code NOMAD_CPU_CORES} is not set)
+ * @param memoryMaxMb 0 when unset (then {@code NOMAD_MEMORY_MAX_LIMIT} is not set)
+ */
+public record Resources(int cpu, int cores, int memoryMb, int memoryMaxMb) {
+    public static final Resources DEFAULT = new Resources(100, 0, 300, 0);
+}

@@ -1,0 +1,52 @@
+package io.drover.core.spec.parse;
+
+import io.drover.core.spec.Artifact;
+import io.drover.core.spec.Resources;
+import io.drover.core.spec.TaskRuntime;
+import io.drover.core.spec.parse.tree.Field;
+import io.drover.core.spec.parse.tree.MapReader;
+import io.drover.core.spec.parse.tree.Problems;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Maps what a task needs at run time — {@code meta}, {@code resources}, {@code artifact} blocks — for
+ * {@link JobMapper}. Pure; every problem is recorded in the {@link Problems}.
+ */
+final class RuntimeMapper {
+    static final List<String> RESOURCES_KEYS = List.of("cpu", "cores", "memory", "memory_max");
+
+    private RuntimeMapper() {}
+
+    /** The {@code meta} block of a job, group or task; empty when absent or bad (the problem recorded). */
+    static Map<String, String> meta(MapReader r, Problems p) {
+        return p.read(() -> r.stringMap("meta"), Map.of());
+    }
+
+    static TaskRuntime task(MapReader r, Problems p) {
+        Map<String, String> meta = meta(r, p);
+        Resources resources = resources(r.child("resources", RESOURCES_KEYS, List.of(), p), p);
+        List<Artifact> artifacts = new ArrayList<>();
+        for (Field f : r.all("artifact")) {
+            Artifact a = ArtifactMapper.artifact(f, r, p);
+            if (a != null) {
+                artifacts.add(a);
+            }
+        }
+        return new TaskRuntime(meta, resources, artifacts);
+    }
+
+    private static Resources resources(MapReader r, Problems p) {
+        if (r == null) {
+            return Resources.DEFAULT;
+        }
+        Resources d = Resources.DEFAULT;
+        int cpu = (int) (long) p.read(() -> r.integer("cpu", d.cpu(), 0, Integer.MAX_VALUE), (long) d.cpu());
+        int cores = (int) (long) p.read(() -> r.integer("cores", 0, 0, Integer.MAX_VALUE), 0L);
+        int memory = (int) (long) p.read(() -> r.integer("memory", d.memoryMb(), 0, Integer.MAX_VALUE),
+                (long) d.memoryMb());
+        int memoryMax = (int) (long) p.read(() -> r.integer("memory_max", 0, 0, Integer.MAX_VALUE), 0L);
+        return new Resources(cpu, cores, memory, memoryMax);
+    }
+}

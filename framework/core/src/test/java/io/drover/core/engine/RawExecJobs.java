@@ -1,0 +1,69 @@
+package io.drover.core.engine;
+
+import io.drover.core.config.GcKillPolicy;
+import io.drover.core.driver.DriverCatalog;
+import io.drover.core.spec.Job;
+import io.drover.core.spec.parse.JobFileParser;
+import io.drover.core.state.AllocationState;
+import io.drover.driver.api.TaskDriver;
+import io.drover.plugins.rawexec.RawExecDriver;
+import io.drover.process.ProcessLeakCheck;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Runs HCL job files on a real engine with the real raw_exec driver, for tests of what tasks see at run time.
+ * A job's tasks should carry {@link #MARKER_ENV} in their env so that {@link ProcessLeakCheck} sees them.
+ */
+final class RawExecJobs implements AutoCloseable {
+    /** An env block line that marks a task's processes for the leak check. */
+    static final String MARKER_ENV = ProcessLeakCheck.MARKER_VAR + " = \""
+            + ProcessLeakCheck.env().get(ProcessLeakCheck.MARKER_VAR) + "\"";
+
+    final EngineRuntime runtime;
+    final Engine engine;
+    final Path dataDir;
+
+    RawExecJobs(Path dataDir) throws Exception {
+        this.dataDir = dataDir;
+        this.runtime = EngineRuntime.real(2);
+        RawExecDriver rawExec = RawExecAgent.driver(runtime);
+        DriverCatalog catalog = new DriverCatalog() {
+            @Override
+            public Optional<TaskDriver> driver(String name) {
+                return Optional.<TaskDriver>of(rawExec).filter(d -> d.name().equals(name));
+            }
+
+            @Override
+            public Set<String> names() {
+                return Set.of("raw_exec");
+            }
+        };
+        this.engine = new Engine(new EngineConfig(dataDir, Duration.ofSeconds(30), GcKillPolicy.PRESERVE_STATES),
+                catalog, runtime);
+    }
+
+    static Job parse(String hcl) throws Exception {
+        return JobFileParser.parse("job.hcl", hcl.getBytes(StandardCharsets.UTF_8));
+    }
+
+    AllocationState run(String hcl) throws Exception {
+        AllocationState placed = engine.submit(parse(hcl)).get(0);
+        return engine.terminal(placed.id()).get(60, java.util.concurrent.TimeUnit.SECONDS);
+    }
+
+    String stdout(AllocationState alloc, String task) throws IOException {
+        return Files.readString(AllocDirs.of(dataDir, alloc.id()).log(task, "stdout"));
+    }
+
+    @Override
+    public void close() throws Exception {
+        engine.close();
+        runtime.close();
+    }
+}
