@@ -6,7 +6,8 @@ import java.util.List;
  * The one place where a task's prestart hooks are assembled, in the order they run:
  * <ol>
  * <li>{@link TaskDirHook} — the task directory (first run);
- * <li>{@link TaskEnvHook} — runtime variables, the task's env, the interpolated driver config.
+ * <li>{@link TaskEnvHook} — runtime variables, the task's env, the interpolated driver config;
+ * <li>{@link ArtifactHook} — the task's artifacts, fetched on the {@link HookPool} (until fetched once).
  * </ol>
  * Then the runner waits for the Task Setup event to be durable (first run) and asks the driver to start.
  */
@@ -14,7 +15,7 @@ final class TaskHooks {
     private TaskHooks() {}
 
     static List<TaskHook> prestart(TaskRunnerHost host) {
-        return List.of(new TaskDirHook(host.dirs()), new TaskEnvHook(host));
+        return List.of(new TaskDirHook(host.dirs()), new TaskEnvHook(host), new ArtifactHook(host));
     }
 
     static String describe(Throwable t) {

@@ -1,8 +1,10 @@
 package io.drover.core.engine;
 
+import io.drover.core.event.TaskEvent;
 import io.drover.core.spec.Task;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * What the prestart hooks build for one run: the task's environment and its interpolated driver config. Created
@@ -18,11 +20,24 @@ final class TaskPrep {
     private Map<String, Object> config;
     private Map<String, String> vars = Map.of();
 
+    private final Consumer<TaskEvent> events;
+
     TaskPrep(Task task, int run, boolean firstRun) {
+        this(task, run, firstRun, e -> {});
+    }
+
+    /** @param events records an event of the task (serial executor only) */
+    TaskPrep(Task task, int run, boolean firstRun, Consumer<TaskEvent> events) {
         this.task = task;
         this.run = run;
         this.firstRun = firstRun;
         this.config = task.config();
+        this.events = events;
+    }
+
+    /** Records a task event (Downloading Artifacts ...). Serial executor only. */
+    void record(TaskEvent event) {
+        events.accept(event);
     }
 
     Task task() {

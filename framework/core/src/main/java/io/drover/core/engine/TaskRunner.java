@@ -182,7 +182,7 @@ final class TaskRunner {
             setupDone = true;
             record(TaskEvents.taskSetup(now()));
         }
-        TaskPrep prep = new TaskPrep(task, thisRun, first);
+        TaskPrep prep = new TaskPrep(task, thisRun, first, this::record);
         prestart = new PrestartChain(hooks, prep, host.serial(), err -> prepared(prep, err));
         prestart.start();
     }

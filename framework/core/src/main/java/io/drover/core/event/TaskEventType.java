@@ -20,6 +20,8 @@ public enum TaskEventType {
     SIGNALING("Signaling"),
     WAITING_SHUTDOWN_DELAY("Waiting for shutdown delay"),
     DRIVER_MESSAGE("Driver"),
+    DOWNLOADING_ARTIFACTS("Downloading Artifacts"),
+    ARTIFACT_DOWNLOAD_FAILED("Failed Artifact Download"),
     // Drover's own:
     MAX_RUNTIME_EXCEEDED("Max Runtime Exceeded"),
     /** The agent restarted and could not re-attach to a task that was live: its end is unknown. */

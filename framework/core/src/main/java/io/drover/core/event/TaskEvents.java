@@ -40,6 +40,15 @@ public final class TaskEvents {
                 "", "", "");
     }
 
+    public static TaskEvent downloadingArtifacts(long time) {
+        return of(TaskEventType.DOWNLOADING_ARTIFACTS, time, "Client is downloading artifacts", Map.of());
+    }
+
+    /** Nomad's DownloadError is in {@code Details.download_error} and the display message; not failing the task. */
+    public static TaskEvent artifactDownloadFailed(long time, String error) {
+        return of(TaskEventType.ARTIFACT_DOWNLOAD_FAILED, time, error, Map.of("download_error", error));
+    }
+
     public static TaskEvent started(long time) {
         return of(TaskEventType.STARTED, time, "Task started by client", Map.of());
     }

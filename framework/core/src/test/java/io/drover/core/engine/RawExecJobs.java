@@ -30,8 +30,13 @@ final class RawExecJobs implements AutoCloseable {
     final Path dataDir;
 
     RawExecJobs(Path dataDir) throws Exception {
+        this(dataDir, 2);
+    }
+
+    /** @param workers engine threads (1: any blocking on an engine thread would hold every allocation) */
+    RawExecJobs(Path dataDir, int workers) throws Exception {
         this.dataDir = dataDir;
-        this.runtime = EngineRuntime.real(2);
+        this.runtime = EngineRuntime.real(workers);
         RawExecDriver rawExec = RawExecAgent.driver(runtime);
         DriverCatalog catalog = new DriverCatalog() {
             @Override

@@ -1,0 +1,72 @@
+package io.drover.core.engine;
+
+import io.drover.core.artifact.ArtifactException;
+import io.drover.core.event.TaskEvents;
+import io.drover.core.spec.Artifact;
+import io.drover.core.time.Nanos;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Fetches the task's {@code artifact}s into its directory before the run, as Nomad's artifact hook: a
+ * {@code Downloading Artifacts} event, then the downloads one after another on the {@link HookPool} (never on the
+ * serial executor); a failure is a {@code Failed Artifact Download} event and a recoverable prestart error (the
+ * restart policy applies, as in Nomad). Runs before every run until the artifacts were all fetched once; a
+ * restart after a success fetches nothing again. {@code ${...}} in a source is resolved against the run's
+ * variables ({@link TaskPrep#vars()}). A stop cancels the download (the pool thread is interrupted).
+ */
+final class ArtifactHook implements TaskHook {
+    private final TaskRunnerHost host;
+    /** Set on the serial executor once every artifact was fetched. */
+    private boolean fetched;
+
+    ArtifactHook(TaskRunnerHost host) {
+        this.host = host;
+    }
+
+    @Override
+    public String name() {
+        return "artifacts";
+    }
+
+    @Override
+    public CompletionStage<Void> prestart(TaskPrep prep) throws HookFailure {
+        List<Artifact> artifacts = prep.task().runtime().artifacts();
+        if (artifacts.isEmpty() || fetched) {
+            return DONE;
+        }
+        Path taskDir;
+        try {
+            taskDir = host.dirs().task(prep.task().name());
+        } catch (UnsafePathException e) {
+            throw HookFailure.setup("failed to prepare the task: " + e.getMessage());
+        }
+        prep.record(TaskEvents.downloadingArtifacts(Nanos.of(host.timers().now())));
+        Interpolator vars = new Interpolator(prep.vars());
+        List<String> sources = artifacts.stream().map(a -> vars.apply(a.source())).toList();
+        CompletableFuture<Void> work = HookPool.submit(() -> {
+            for (int i = 0; i < artifacts.size(); i++) {
+                HookPool.artifacts().fetch(artifacts.get(i), sources.get(i), taskDir);
+            }
+        });
+        CompletableFuture<Void> result = work.handle((v, e) -> {
+            if (e == null) {
+                return null;
+            }
+            Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
+                    ? e.getCause() : e;
+            String message = cause instanceof ArtifactException ? cause.getMessage()
+                    : "failed to download artifact: " + TaskHooks.describe(cause);
+            throw new java.util.concurrent.CompletionException(new HookFailure(message,
+                    t -> TaskEvents.artifactDownloadFailed(t, message), true));
+        }).thenRun(() -> host.serial().execute(() -> fetched = true));
+        result.whenComplete((v, e) -> {
+            if (result.isCancelled()) {
+                work.cancel(true); // a stop: interrupt the download
+            }
+        });
+        return result;
+    }
+}
