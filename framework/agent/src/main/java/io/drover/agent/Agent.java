@@ -108,7 +108,8 @@ public final class Agent implements AutoCloseable {
         }
         DriverCatalog catalog = registry != null ? registry : DriverCatalog.EMPTY;
         Engine engine = new Engine(new EngineConfig(dataDir, config.client().maxKillTimeout(),
-                config.client().gcKillPolicy(), config.client().driverStartTimeout()), catalog, runtime, store,
+                config.client().gcKillPolicy(), config.client().driverStartTimeout(), config.client().dynamicPorts()),
+                catalog, runtime, store,
                 allocIds);
         JobRegistry jobs = new JobRegistry(engine, config.client().taskLimits());
         ExecutorService gcThread = Executors.newSingleThreadExecutor(r -> {

@@ -117,7 +117,7 @@ public final class RunCommand implements Callable<Integer> {
             }
             List<AllocationState> allocs;
             EngineConfig engineConfig = new EngineConfig(data.path(), client.maxKillTimeout(), client.gcKillPolicy(),
-                    client.driverStartTimeout());
+                    client.driverStartTimeout(), client.dynamicPorts());
             try (Engine engine = new Engine(engineConfig, registry, runtime);
                     LiveStatus live = new LiveStatus(ctx.err(), ctx.errIsTerminal(), verbose, ctx.terminalWidth())) {
                 engine.addListener(live);

@@ -26,7 +26,7 @@ final class AgentConfigMapper {
     private static final List<String> CLIENT_KEYS = List.of("gc_interval", "gc_max_allocs",
             "gc_disk_usage_threshold", "gc_inode_usage_threshold", "gc_parallel_destroys", "gc_kill_policy",
             "max_kill_timeout", "record_retention", "driver_start_timeout", "max_tasks_per_job", "max_tasks",
-            "max_tasks_per_group");
+            "max_tasks_per_group", "min_dynamic_port", "max_dynamic_port");
     private static final List<String> HTTP_KEYS =
             List.of("allowed_hosts", "max_conns", "header_timeout", "idle_timeout",
                     "max_conns_per_client");
@@ -171,8 +171,14 @@ final class AgentConfigMapper {
         if (perJob > total) {
             throw r.problem("max_tasks_per_job", "must not exceed max_tasks (" + perJob + " > " + total + ")");
         }
+        int minPort = (int) r.integer("min_dynamic_port", d.dynamicPorts().min(), 1, 65535);
+        int maxPort = (int) r.integer("max_dynamic_port", d.dynamicPorts().max(), 1, 65535);
+        if (minPort > maxPort) {
+            throw r.problem("min_dynamic_port", "must not exceed max_dynamic_port (" + minPort + " > " + maxPort
+                    + ")");
+        }
         return new ClientConfig(gcInterval, maxAllocs, disk, inode, parallel, policy, maxKill, retention,
-                startTimeout, new TaskLimits(perJob, total, perGroup));
+                startTimeout, new TaskLimits(perJob, total, perGroup), new PortRange(minPort, maxPort));
     }
 
     private static Map<String, Map<String, Object>> plugins(MapReader r) throws TreeProblem {

@@ -8,6 +8,7 @@ import java.time.Duration;
  * @param driverStartTimeout how long a driver may take to start a run before the run is abandoned as a
  *     recoverable start error (Drover's own key; Nomad has no such limit)
  * @param taskLimits {@code max_tasks_per_job} and {@code max_tasks} (Drover's own keys)
+ * @param dynamicPorts {@code min_dynamic_port} to {@code max_dynamic_port}
  */
 public record ClientConfig(
         Duration gcInterval,
@@ -19,7 +20,20 @@ public record ClientConfig(
         Duration maxKillTimeout,
         Duration recordRetention,
         Duration driverStartTimeout,
-        TaskLimits taskLimits) {
+        TaskLimits taskLimits,
+        PortRange dynamicPorts) {
+
+    public ClientConfig {
+        dynamicPorts = dynamicPorts == null ? PortRange.DEFAULT : dynamicPorts;
+    }
+
+    /** Without {@code min_dynamic_port} and {@code max_dynamic_port}: Nomad's defaults. */
+    public ClientConfig(Duration gcInterval, int gcMaxAllocs, int gcDiskUsageThreshold, int gcInodeUsageThreshold,
+            int gcParallelDestroys, GcKillPolicy gcKillPolicy, Duration maxKillTimeout, Duration recordRetention,
+            Duration driverStartTimeout, TaskLimits taskLimits) {
+        this(gcInterval, gcMaxAllocs, gcDiskUsageThreshold, gcInodeUsageThreshold, gcParallelDestroys, gcKillPolicy,
+                maxKillTimeout, recordRetention, driverStartTimeout, taskLimits, PortRange.DEFAULT);
+    }
 
     /** The default {@code driver_start_timeout}. */
     public static final Duration DEFAULT_DRIVER_START_TIMEOUT = Duration.ofMinutes(1);
@@ -41,6 +55,7 @@ public record ClientConfig(
 
     public static ClientConfig defaults() {
         return new ClientConfig(Duration.ofMinutes(1), 50, 80, 70, 2, GcKillPolicy.PRESERVE_STATES,
-                Duration.ofSeconds(30), Duration.ofHours(24), DEFAULT_DRIVER_START_TIMEOUT, TaskLimits.DEFAULTS);
+                Duration.ofSeconds(30), Duration.ofHours(24), DEFAULT_DRIVER_START_TIMEOUT, TaskLimits.DEFAULTS,
+                PortRange.DEFAULT);
     }
 }

@@ -57,6 +57,7 @@ final class AllocRunner implements TaskRunnerHost {
     private final Job job;
     private final TaskGroup group;
     private final int index;
+    private PortAllocator.Assignment network = PortAllocator.Assignment.NONE;
     private final EngineConfig config;
     private final DriverCatalog drivers;
     private final Timers timers;
@@ -344,6 +345,20 @@ final class AllocRunner implements TaskRunnerHost {
         return drivers.driver(name);
     }
 
+    /**
+     * The ports the allocation was given (or why it got none: its tasks then fail at setup). Called once, by the
+     * engine, before the allocation starts or resumes.
+     */
+    void network(PortAllocator.Assignment assignment) {
+        this.network = assignment;
+        this.snapshot = buildSnapshot();
+    }
+
+    @Override
+    public String networkProblem() {
+        return network.problem();
+    }
+
     @Override
     public Map<String, String> meta(Task task) {
         return RuntimeEnv.meta(job, group, task);
@@ -352,6 +367,9 @@ final class AllocRunner implements TaskRunnerHost {
     @Override
     public Map<String, String> runtimeEnv(Task task) throws UnsafePathException {
         Map<String, String> env = RuntimeEnv.of(job, group, task, id, allocName(), index, dirs);
+        if (network.resources() != null) {
+            env.putAll(RuntimeEnv.ports(network.resources()));
+        }
         if (task.kind() == TaskKind.POSTSTOP) {
             env.put("DROVER_ALLOC_RESULT", mainTasksSucceeded() ? "success" : "failed");
             env.put("DROVER_FAILED_TASKS", String.join(",", failedTasks()));
@@ -750,6 +768,6 @@ final class AllocRunner implements TaskRunnerHost {
         }
         String desiredDescription = desired == DesiredStatus.STOP ? "alloc was stopped" : "";
         return new AllocationState(id, allocName(), job.id(), group.name(), index, status, status.description(),
-                desired, desiredDescription, createTime, Nanos.of(timers.now()), states, job);
+                desired, desiredDescription, createTime, Nanos.of(timers.now()), states, job, network.resources());
     }
 }

@@ -35,6 +35,7 @@ public final class Engine implements AutoCloseable {
     private final List<AllocationListener> listeners = new CopyOnWriteArrayList<>();
     private final Supplier<String> ids;
     private final StateStore store;
+    private final PortAllocator ports;
     private volatile boolean closed;
     private volatile java.util.function.IntConsumer beforePlacement = n -> {};
     /** Tasks of allocations placed or resumed and not terminal yet ({@link #liveTasks}). */
@@ -62,6 +63,7 @@ public final class Engine implements AutoCloseable {
         this.runtime = runtime;
         this.store = store;
         this.ids = ids;
+        this.ports = new PortAllocator(config.dynamicPorts());
     }
 
     /**
@@ -82,6 +84,13 @@ public final class Engine implements AutoCloseable {
             AllocRunner runner = new AllocRunner(s.id(), s.job(), group, s.index(), config, drivers, runtime, store,
                     this::publish, s.createTime());
             allocs.put(s.id(), runner);
+            if (s.allocatedResources() != null) {
+                runner.network(new PortAllocator.Assignment(s.allocatedResources(), null));
+                if (!s.terminal()) {
+                    ports.reserve(s.id(), s.allocatedResources());
+                    runner.terminal().whenComplete((done, e) -> ports.release(s.id()));
+                }
+            }
             if (!s.terminal()) {
                 countLive(runner, group);
             }
@@ -141,6 +150,9 @@ public final class Engine implements AutoCloseable {
             for (int i = 0; i < group.count(); i++) {
                 AllocRunner runner = new AllocRunner(ids.get(), job, group, i, config, drivers, runtime, store,
                         this::publish, -1);
+                String id = runner.id();
+                runner.network(ports.allocate(id, group.runtime().network()));
+                runner.terminal().whenComplete((done, e) -> ports.release(id));
                 allocs.put(runner.id(), runner);
                 countLive(runner, group);
                 created.add(runner);

@@ -11,9 +11,19 @@ import java.time.Duration;
  * @param maxKillTimeout caps every task's kill_timeout
  * @param driverStartTimeout how long a driver may take to start a run; then the run is abandoned (a recoverable
  *     start error) and a start that completes later is discarded
+ * @param dynamicPorts where dynamic {@code port}s of group networks are taken from
  */
 public record EngineConfig(Path dataDir, Duration maxKillTimeout, GcKillPolicy killPolicy,
-        Duration driverStartTimeout) {
+        Duration driverStartTimeout, io.drover.core.config.PortRange dynamicPorts) {
+
+    public EngineConfig {
+        dynamicPorts = dynamicPorts == null ? io.drover.core.config.PortRange.DEFAULT : dynamicPorts;
+    }
+
+    /** With Nomad's dynamic port range (20000-32000). */
+    public EngineConfig(Path dataDir, Duration maxKillTimeout, GcKillPolicy killPolicy, Duration driverStartTimeout) {
+        this(dataDir, maxKillTimeout, killPolicy, driverStartTimeout, io.drover.core.config.PortRange.DEFAULT);
+    }
 
     /** With the default driver start timeout (1m). */
     public EngineConfig(Path dataDir, Duration maxKillTimeout, GcKillPolicy killPolicy) {

@@ -4,6 +4,7 @@ import io.drover.core.spec.Job;
 import io.drover.core.spec.Resources;
 import io.drover.core.spec.Task;
 import io.drover.core.spec.TaskGroup;
+import io.drover.core.state.AllocatedResources;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -51,6 +52,31 @@ final class RuntimeEnv {
             env.put("NOMAD_META_" + k, v);
             env.put("NOMAD_META_" + k.toUpperCase(Locale.ROOT), v);
         });
+        return env;
+    }
+
+    /**
+     * Nomad's port variables of each port label: {@code NOMAD_PORT_<l>} (the port the task uses: {@code to} when
+     * set, else the host port), {@code NOMAD_IP_<l>}, {@code NOMAD_ADDR_<l>} (ip:host port),
+     * {@code NOMAD_HOST_PORT_<l>}, {@code NOMAD_HOST_IP_<l>}, {@code NOMAD_HOST_ADDR_<l>},
+     * {@code NOMAD_ALLOC_PORT_<l>}, {@code NOMAD_ALLOC_IP_<l>}, {@code NOMAD_ALLOC_ADDR_<l>}.
+     */
+    static Map<String, String> ports(AllocatedResources resources) {
+        Map<String, String> env = new LinkedHashMap<>();
+        for (AllocatedResources.PortMapping p : resources.ports()) {
+            String l = p.label();
+            String host = String.valueOf(p.value());
+            String inside = String.valueOf(p.to() > 0 ? p.to() : p.value());
+            env.put("NOMAD_PORT_" + l, inside);
+            env.put("NOMAD_IP_" + l, p.hostIp());
+            env.put("NOMAD_ADDR_" + l, p.hostIp() + ":" + host);
+            env.put("NOMAD_HOST_PORT_" + l, host);
+            env.put("NOMAD_HOST_IP_" + l, p.hostIp());
+            env.put("NOMAD_HOST_ADDR_" + l, p.hostIp() + ":" + host);
+            env.put("NOMAD_ALLOC_PORT_" + l, inside);
+            env.put("NOMAD_ALLOC_IP_" + l, p.hostIp());
+            env.put("NOMAD_ALLOC_ADDR_" + l, p.hostIp() + ":" + inside);
+        }
         return env;
     }
 

@@ -5,6 +5,7 @@ import java.util.List;
 /**
  * The one place where a task's prestart hooks are assembled, in the order they run:
  * <ol>
+ * <li>{@link NetworkHook} — the allocation's ports were had (else Setup Failure);
  * <li>{@link TaskDirHook} — the task directory (first run);
  * <li>{@link TaskEnvHook} — runtime variables, the task's env, the interpolated driver config;
  * <li>{@link ArtifactHook} — the task's artifacts, fetched on the {@link HookPool} (until fetched once).
@@ -15,7 +16,8 @@ final class TaskHooks {
     private TaskHooks() {}
 
     static List<TaskHook> prestart(TaskRunnerHost host) {
-        return List.of(new TaskDirHook(host.dirs()), new TaskEnvHook(host), new ArtifactHook(host));
+        return List.of(new NetworkHook(host), new TaskDirHook(host.dirs()), new TaskEnvHook(host),
+                new ArtifactHook(host));
     }
 
     static String describe(Throwable t) {

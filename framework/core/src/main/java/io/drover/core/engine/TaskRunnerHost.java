@@ -44,6 +44,11 @@ interface TaskRunnerHost {
      */
     Map<String, String> runtimeEnv(Task task) throws UnsafePathException;
 
+    /** Why the allocation could not get its group network's ports; null when it has them (or none are asked). */
+    default String networkProblem() {
+        return null;
+    }
+
     /** The task's merged meta (task over group over job), what {@code ${meta.<key>}} reads. */
     default Map<String, String> meta(Task task) {
         return Map.of();

@@ -17,9 +17,10 @@ import java.util.Map;
  * @param modifyTime unix nanoseconds
  * @param taskStates one entry per task of the group, in declaration order
  * @param job the job the allocation runs (not serialised; Nomad's field is too large to print)
+ * @param allocatedResources its ports, as Nomad's {@code AllocatedResources}; null when its group has no network
  */
 @JsonPropertyOrder({"ID", "Name", "JobID", "TaskGroup", "DesiredStatus", "DesiredDescription", "ClientStatus",
-        "ClientDescription", "CreateTime", "ModifyTime", "TaskStates"})
+        "ClientDescription", "CreateTime", "ModifyTime", "TaskStates", "AllocatedResources"})
 public record AllocationState(
         @JsonProperty("ID") String id,
         @JsonProperty("Name") String name,
@@ -33,10 +34,28 @@ public record AllocationState(
         @JsonProperty("CreateTime") long createTime,
         @JsonProperty("ModifyTime") long modifyTime,
         @JsonProperty("TaskStates") Map<String, TaskState> taskStates,
-        @JsonIgnore Job job) {
+        @JsonIgnore Job job,
+        @JsonProperty("AllocatedResources") @com.fasterxml.jackson.annotation.JsonInclude(
+                com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) AllocatedResources allocatedResources) {
 
     public AllocationState {
         taskStates = Collections.unmodifiableMap(new LinkedHashMap<>(taskStates));
+        allocatedResources = allocatedResources == null || allocatedResources.empty() ? null : allocatedResources;
+    }
+
+    /** An allocation without a group network (no {@code AllocatedResources} in its JSON). */
+    public AllocationState(String id, String name, String jobId, String taskGroup, int index,
+            ClientStatus clientStatus, String clientDescription, DesiredStatus desiredStatus,
+            String desiredDescription, long createTime, long modifyTime, Map<String, TaskState> taskStates,
+            Job job) {
+        this(id, name, jobId, taskGroup, index, clientStatus, clientDescription, desiredStatus, desiredDescription,
+                createTime, modifyTime, taskStates, job, null);
+    }
+
+    /** What the allocation was given: its ports ({@link AllocatedResources#NONE} when its group has no network). */
+    @JsonIgnore
+    public AllocatedResources resources() {
+        return allocatedResources == null ? AllocatedResources.NONE : allocatedResources;
     }
 
     @JsonIgnore

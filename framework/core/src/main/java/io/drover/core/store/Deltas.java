@@ -28,7 +28,8 @@ final class Deltas {
                     t.events().isEmpty() ? null : t.events()));
         }
         Records.Header h = new Records.Header(s.name(), s.jobId(), s.taskGroup(), s.index(), s.clientStatus(),
-                s.clientDescription(), s.desiredStatus(), s.desiredDescription(), s.createTime(), s.modifyTime());
+                s.clientDescription(), s.desiredStatus(), s.desiredDescription(), s.createTime(), s.modifyTime(),
+                s.allocatedResources());
         return Records.Rec.alloc(s.id(), true, jobRef, h, tasks);
     }
 
@@ -73,7 +74,9 @@ final class Deltas {
                 changed(base.desiredStatus(), next.desiredStatus()),
                 changed(base.desiredDescription(), next.desiredDescription()),
                 base.createTime() == next.createTime() ? null : next.createTime(),
-                base.modifyTime() == next.modifyTime() ? null : next.modifyTime());
+                base.modifyTime() == next.modifyTime() ? null : next.modifyTime(),
+                java.util.Objects.equals(base.allocatedResources(), next.allocatedResources()) ? null
+                        : next.resources());
         boolean jobChanged = base.job() != next.job() && !base.job().equals(next.job());
         if (h.empty() && tasks.isEmpty() && !jobChanged) {
             return null;

@@ -52,7 +52,7 @@ final class RecordDeserializer extends JsonDeserializer<Records.Rec> {
                 case "full" -> full = bool(p, t);
                 case "job" -> job = t == JsonToken.VALUE_NULL ? null : ctx.readValue(p, Job.class);
                 case "ref" -> ref = longValue(p, t);
-                case "h" -> header = t == JsonToken.VALUE_NULL ? null : header(p, t);
+                case "h" -> header = t == JsonToken.VALUE_NULL ? null : header(p, t, ctx);
                 case "tasks" -> tasks = t == JsonToken.VALUE_NULL ? null : tasks(p, t);
                 case "task" -> task = string(p, t);
                 case "handle" -> handle = t == JsonToken.VALUE_NULL ? null : stringMap(p, t);
@@ -64,7 +64,8 @@ final class RecordDeserializer extends JsonDeserializer<Records.Rec> {
         return new Records.Rec(type, id, full, job, ref, header, tasks, task, handle, gen, count);
     }
 
-    private static Records.Header header(JsonParser p, JsonToken start) throws IOException {
+    private static Records.Header header(JsonParser p, JsonToken start, DeserializationContext ctx)
+            throws IOException {
         expect(p, start, JsonToken.START_OBJECT, "h");
         String name = null;
         String jobId = null;
@@ -76,6 +77,7 @@ final class RecordDeserializer extends JsonDeserializer<Records.Rec> {
         String dd = null;
         Long ct = null;
         Long mt = null;
+        io.drover.core.state.AllocatedResources res = null;
         for (String field = p.nextFieldName(); field != null; field = p.nextFieldName()) {
             JsonToken t = p.nextToken();
             switch (field) {
@@ -89,10 +91,12 @@ final class RecordDeserializer extends JsonDeserializer<Records.Rec> {
                 case "dd" -> dd = string(p, t);
                 case "ct" -> ct = longValue(p, t);
                 case "mt" -> mt = longValue(p, t);
+                case "res" -> res = t == JsonToken.VALUE_NULL ? null
+                        : ctx.readValue(p, io.drover.core.state.AllocatedResources.class);
                 default -> p.skipChildren();
             }
         }
-        return new Records.Header(name, jobId, group, index, cs, cd, ds, dd, ct, mt);
+        return new Records.Header(name, jobId, group, index, cs, cd, ds, dd, ct, mt, res);
     }
 
     private static Map<String, Records.TaskDelta> tasks(JsonParser p, JsonToken start) throws IOException {

@@ -85,11 +85,20 @@ final class Records {
             @JsonProperty("ds") DesiredStatus desiredStatus,
             @JsonProperty("dd") String desiredDescription,
             @JsonProperty("ct") Long createTime,
-            @JsonProperty("mt") Long modifyTime) {
+            @JsonProperty("mt") Long modifyTime,
+            @JsonProperty("res") io.drover.core.state.AllocatedResources resources) {
+        /** Without resources (an allocation whose group has no network, or whose ports did not change). */
+        Header(String name, String jobId, String taskGroup, Integer index, ClientStatus clientStatus,
+                String clientDescription, DesiredStatus desiredStatus, String desiredDescription, Long createTime,
+                Long modifyTime) {
+            this(name, jobId, taskGroup, index, clientStatus, clientDescription, desiredStatus, desiredDescription,
+                    createTime, modifyTime, null);
+        }
+
         boolean empty() {
             return name == null && jobId == null && taskGroup == null && index == null && clientStatus == null
                     && clientDescription == null && desiredStatus == null && desiredDescription == null
-                    && createTime == null && modifyTime == null;
+                    && createTime == null && modifyTime == null && resources == null;
         }
     }
 

@@ -34,6 +34,7 @@ final class StoreImage {
         String desiredDescription;
         Long createTime;
         Long modifyTime;
+        io.drover.core.state.AllocatedResources resources;
         final Map<String, TaskImage> tasks = new LinkedHashMap<>();
     }
 
@@ -98,6 +99,7 @@ final class StoreImage {
             a.desiredDescription = h.desiredDescription() != null ? h.desiredDescription() : a.desiredDescription;
             a.createTime = h.createTime() != null ? h.createTime() : a.createTime;
             a.modifyTime = h.modifyTime() != null ? h.modifyTime() : a.modifyTime;
+            a.resources = h.resources() != null ? h.resources() : a.resources;
         }
         if (a.name == null || a.jobId == null || a.taskGroup == null || a.index == null || a.clientStatus == null
                 || a.clientDescription == null || a.desiredStatus == null || a.desiredDescription == null
@@ -161,7 +163,7 @@ final class StoreImage {
             }
             out.put(e.getKey(), new AllocationState(e.getKey(), a.name, a.jobId, a.taskGroup, a.index,
                     a.clientStatus, a.clientDescription, a.desiredStatus, a.desiredDescription, a.createTime,
-                    a.modifyTime, states, a.job));
+                    a.modifyTime, states, a.job, a.resources));
         }
         return out;
     }

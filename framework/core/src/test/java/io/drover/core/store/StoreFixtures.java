@@ -89,7 +89,8 @@ final class StoreFixtures {
         tasks.put(task, updated);
         ClientStatus cs = n % 6 >= 2 ? ClientStatus.RUNNING : s.clientStatus();
         return new AllocationState(s.id(), s.name(), s.jobId(), s.taskGroup(), s.index(), cs, cs.description(),
-                s.desiredStatus(), s.desiredDescription(), s.createTime(), time, tasks, s.job());
+                s.desiredStatus(), s.desiredDescription(), s.createTime(), time, tasks, s.job(),
+                s.allocatedResources());
     }
 
     /** {@code s} after {@code events} more events, spread over its tasks round-robin. */
