@@ -9,13 +9,13 @@ import java.nio.file.Path;
 /**
  * File operations inside a task's directory that never follow a link a task could have planted: every directory
  * on the way is created or checked one component at a time without following links, and a path that is not
- * inside the root after normalisation is refused. Blocking I/O (pool threads only).
+ * inside the root after normalisation is refused. Blocking I/O (pool threads only). Used by artifacts and templates.
  */
-final class SafeFiles {
+public final class SafeFiles {
     private SafeFiles() {}
 
     /** {@code root/relative}, normalised, refused when it leaves {@code root}. */
-    static Path inside(Path root, String relative, String what) throws ArtifactException {
+    public static Path inside(Path root, String relative, String what) throws ArtifactException {
         Path p;
         try {
             p = root.resolve(relative).normalize();
@@ -29,7 +29,7 @@ final class SafeFiles {
     }
 
     /** Creates {@code dir} (inside {@code root}) and its parents; refuses a link or a file on the way. */
-    static void mkdirs(Path root, Path dir) throws IOException, ArtifactException {
+    public static void mkdirs(Path root, Path dir) throws IOException, ArtifactException {
         Path rel = root.normalize().relativize(dir.normalize());
         Path at = root.normalize();
         checkDir(at, root);
@@ -56,7 +56,7 @@ final class SafeFiles {
     }
 
     /** Removes what is at {@code p} when it is a file or a link (never what a link points to); a dir is refused. */
-    static void clearFile(Path root, Path p) throws IOException, ArtifactException {
+    public static void clearFile(Path root, Path p) throws IOException, ArtifactException {
         if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
             throw new ArtifactException(shown(root, p) + " is a directory");
         }

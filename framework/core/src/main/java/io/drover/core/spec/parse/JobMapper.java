@@ -246,7 +246,7 @@ final class JobMapper {
                     p.add(new TreeProblem(field.line(), path, "the task name " + problem)));
         }
         MapReader r = MapReader.open((Node.Mapping) field.value(), path, group.vocabulary(), TASK_KEYS,
-                List.of("artifact"), p);
+                List.of("artifact", "template"), p);
         String driver = null;
         if (!r.has("driver")) {
             p.add(r.problem("driver", "is required (e.g. driver = \"raw_exec\")"));

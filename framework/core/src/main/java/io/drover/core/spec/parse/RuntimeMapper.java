@@ -11,7 +11,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Maps what a task needs at run time — {@code meta}, {@code resources}, {@code artifact} blocks — for
+ * Maps what a task needs at run time — {@code meta}, {@code resources}, {@code artifact} and {@code template}
+ * blocks — for
  * {@link JobMapper}. Pure; every problem is recorded in the {@link Problems}.
  */
 final class RuntimeMapper {
@@ -34,7 +35,14 @@ final class RuntimeMapper {
                 artifacts.add(a);
             }
         }
-        return new TaskRuntime(meta, resources, artifacts);
+        List<io.drover.core.spec.Template> templates = new ArrayList<>();
+        for (Field f : r.all("template")) {
+            io.drover.core.spec.Template t = TemplateMapper.template(f, r, p);
+            if (t != null) {
+                templates.add(t);
+            }
+        }
+        return new TaskRuntime(meta, resources, artifacts, templates);
     }
 
     private static Resources resources(MapReader r, Problems p) {

@@ -1,0 +1,18 @@
+package io.drover.core.spec;
+
+import java.time.Duration;
+
+/**
+ * One {@code template} block of a task, validated by the job parser (an inline {@code data} template is parsed
+ * there, so a syntax error or a Consul/Vault function is refused before anything runs).
+ *
+ * @param data the inline template; null when {@code source} is set
+ * @param source a file inside the allocation, relative to the task directory; null when {@code data} is set
+ * @param destination relative to the task directory
+ * @param perms octal file mode of the rendered file (default 0644)
+ * @param changeMode noop, restart or signal: what a re-render would do (Drover renders once: see docs/jobs.md)
+ * @param changeSignal the signal of change_mode "signal"
+ * @param splay accepted, no effect (nothing re-renders)
+ */
+public record Template(String data, String source, String destination, boolean env, int perms, String changeMode,
+        String changeSignal, Duration splay, String leftDelimiter, String rightDelimiter, boolean errorOnMissingKey) {}

@@ -1,0 +1,93 @@
+package io.drover.core.spec.parse;
+
+import io.drover.core.spec.Template;
+import io.drover.core.spec.parse.tree.Field;
+import io.drover.core.spec.parse.tree.MapReader;
+import io.drover.core.spec.parse.tree.Node;
+import io.drover.core.spec.parse.tree.Problems;
+import io.drover.core.spec.parse.tree.TreeProblem;
+import io.drover.core.template.GoTemplate;
+import io.drover.core.template.TemplateException;
+import io.drover.driver.api.Signals;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Maps a task's {@code template} block. An inline {@code data} template is parsed here with Drover's Go template
+ * engine, so a syntax error, an unknown function or a function that needs Consul, Vault or Nomad servers is a
+ * problem of the job file (one line, the block's key path), and nothing runs. Pure.
+ */
+final class TemplateMapper {
+    private static final List<String> KEYS = List.of("data", "source", "destination", "env", "perms",
+            "change_mode", "change_signal", "splay", "left_delimiter", "right_delimiter", "error_on_missing_key");
+
+    private TemplateMapper() {}
+
+    static Template template(Field field, MapReader task, Problems p) {
+        int before = p.size();
+        String path = MapReader.join(task.path(), field.name());
+        if (!(field.value() instanceof Node.Mapping m) || !m.labels().isEmpty()) {
+            p.add(new TreeProblem(field.line(), path, "must be a block without label: template { ... }"));
+            return null;
+        }
+        MapReader r = MapReader.open(m, path, task.vocabulary(), KEYS, List.of(), p);
+        String data = p.read(() -> r.string("data", null), null);
+        String source = p.read(() -> r.string("source", null), null);
+        if ((data == null) == (source == null) && p.size() == before) {
+            p.add(new TreeProblem(field.line(), path, "needs exactly one of data (inline) or source (a file)"));
+        }
+        String destination = p.read(() -> r.string("destination", null), null);
+        if (destination == null && !r.has("destination")) {
+            p.add(r.problem("destination", "is required (e.g. local/app.conf)"));
+        } else if (destination != null) {
+            ArtifactMapper.destinationProblem(destination).ifPresent(msg -> p.add(r.problem("destination", msg)));
+        }
+        if (source != null) {
+            ArtifactMapper.destinationProblem(source).ifPresent(msg -> p.add(r.problem("source",
+                    msg.replace("task directory", "allocation (relative to the task directory)"))));
+        }
+        boolean env = p.read(() -> r.bool("env", false), false);
+        String permsText = p.read(() -> r.string("perms", "0644"), "0644");
+        int perms = 0644;
+        if (!permsText.matches("0?[0-7]{3}")) {
+            p.add(r.problem("perms", "must be an octal mode such as \"0644\", found \"" + permsText + "\""));
+        } else {
+            perms = Integer.parseInt(permsText, 8);
+        }
+        String changeMode = p.read(() -> r.string("change_mode", "restart"), "restart");
+        if (!List.of("noop", "restart", "signal", "script").contains(changeMode)) {
+            p.add(r.problem("change_mode", "must be noop, restart or signal, found \"" + changeMode + "\""));
+        } else if (changeMode.equals("script")) {
+            p.add(r.problem("change_mode", "change_mode \"script\" is not supported (noop, restart or signal)"));
+        }
+        String signal = p.read(() -> r.string("change_signal", null), null);
+        String changeSignal = null;
+        if (signal != null) {
+            changeSignal = Signals.canonical(signal).orElse(null);
+            if (changeSignal == null) {
+                p.add(r.problem("change_signal", "unknown signal \"" + signal + "\""));
+            }
+        } else if (changeMode.equals("signal")) {
+            p.add(r.problem("change_signal", "is required with change_mode = \"signal\""));
+        }
+        Duration splay = p.read(() -> r.duration("splay", Duration.ofSeconds(5), false), Duration.ofSeconds(5));
+        String left = p.read(() -> r.string("left_delimiter", "{{"), "{{");
+        String right = p.read(() -> r.string("right_delimiter", "}}"), "}}");
+        if (left.isEmpty() || right.isEmpty()) {
+            p.add(r.problem(left.isEmpty() ? "left_delimiter" : "right_delimiter", "must not be empty"));
+        }
+        boolean missing = p.read(() -> r.bool("error_on_missing_key", false), false);
+        if (data != null && !left.isEmpty() && !right.isEmpty()) {
+            try {
+                GoTemplate.parse("data", data, left, right);
+            } catch (TemplateException e) {
+                p.add(new TreeProblem(r.line("data"), r.keyPath("data"), "template " + e.getMessage()));
+            }
+        }
+        if (p.size() != before) {
+            return null;
+        }
+        return new Template(data, source, destination, env, perms, changeMode, changeSignal, splay, left, right,
+                missing);
+    }
+}
