@@ -279,9 +279,9 @@ class DriverRegistryTest {
         load(Map.of("schematic", Map.of("region", "mars", "retries", "many", "colour", "red")));
 
         assertThat(registry.configProblems()).extracting(PluginConfigProblem::describe).containsExactly(
-                "plugin \"schematic\" > config > colour: unknown key",
-                "plugin \"schematic\" > config > region: must be one of \"eu\", \"us\", got \"mars\"",
-                "plugin \"schematic\" > config > retries: must be a whole number, got \"many\"");
+                "plugin \"schematic\" > config > colour: unknown key (allowed: region, retries, timeout)",
+                "plugin \"schematic\" > config > region: must be one of \"eu\", \"us\", found \"mars\"",
+                "plugin \"schematic\" > config > retries: must be a whole number, found \"many\"");
         assertThat(registry.problems()).isEmpty();
         assertThat(registry.names()).containsExactly("other");
     }

@@ -75,6 +75,11 @@ public record Attribute(String name, ValueType type, boolean required, Object de
         return of(name, ValueType.MAP_STRING);
     }
 
+    /** A key of any value, taken as written ({@link ValueType#ANY}). */
+    public static Attribute any(String name) {
+        return of(name, ValueType.ANY);
+    }
+
     public static Attribute of(String name, ValueType type) {
         return new Attribute(name, type, false, null, List.of(), "");
     }

@@ -84,6 +84,15 @@ public record ConfigSchema(List<SchemaKey> keys) {
     }
 
     /**
+     * As {@link #validate}, with the unknown-key message naming the owner: {@code "unknown key for the java driver"}.
+     *
+     * @param owner e.g. {@code "the java driver"}
+     */
+    public ConfigValidation validate(Map<String, ?> config, String owner) {
+        return Validator.validate(this, config, owner, false);
+    }
+
+    /**
      * As {@link #validate}, for a check before the task's {@code ${...}} references are interpolated (a job
      * submission): a string holding {@code ${} is accepted for any scalar key, since its value is known only at
      * start, where {@link #view} converts it.

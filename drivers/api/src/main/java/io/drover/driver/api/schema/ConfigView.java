@@ -65,6 +65,11 @@ public final class ConfigView {
         return (Map<String, String>) get(name, ValueType.MAP_STRING, Map.of());
     }
 
+    /** An {@link ValueType#ANY} value as written; null when not set. */
+    public Object any(String name) {
+        return get(name, ValueType.ANY, null);
+    }
+
     /** A single nested block, empty when not written. */
     public Optional<ConfigView> block(String name) {
         if (!(declared(name) instanceof Block)) {

@@ -39,6 +39,7 @@ final class Conversions {
             case DURATION -> duration(raw);
             case LIST_STRING -> list(raw, key, problems, defer);
             case MAP_STRING -> map(raw, key, problems, defer);
+            case ANY -> raw;
         };
         if (converted == null) {
             problems.add(new ConfigProblem(key, message(type, raw)));
@@ -55,8 +56,9 @@ final class Conversions {
             case DURATION -> DURATION_PROBLEM;
             case LIST_STRING -> "must be a list of strings";
             case MAP_STRING -> "must be a map of strings";
+            case ANY -> "must be a value";
         };
-        return what + ", got " + shown(raw);
+        return what + ", found " + shown(raw);
     }
 
     /** A raw value as the user wrote it, short: {@code "yes"}, {@code 5}, {@code a list}, {@code a block}. */
@@ -163,7 +165,7 @@ final class Conversions {
             Object item = items.get(i);
             String s = item == null ? null : string(item);
             if (s == null) {
-                problems.add(new ConfigProblem(key + "[" + i + "]", "must be a string, got " + shown(item)));
+                problems.add(new ConfigProblem(key + "[" + i + "]", "must be a string, found " + shown(item)));
                 ok = false;
             }
             out.add(s);
@@ -181,7 +183,7 @@ final class Conversions {
             Object value = e.getValue();
             String s = value == null ? null : string(value);
             if (s == null) {
-                problems.add(new ConfigProblem(key + "." + e.getKey(), "must be a string, got " + shown(value)));
+                problems.add(new ConfigProblem(key + "." + e.getKey(), "must be a string, found " + shown(value)));
                 ok = false;
             }
             out.put(String.valueOf(e.getKey()), s);

@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * A config block does not match its {@link ConfigSchema} ({@link ConfigSchema#view}). The message lists every
- * problem: {@code "interval: must be a duration like ..., got \"x\"; url: is required"}.
+ * problem: {@code "interval: must be a duration like ..., found \"x\"; url: is required"}.
  */
 public class InvalidConfigException extends IllegalArgumentException {
     private final transient List<ConfigProblem> problems;

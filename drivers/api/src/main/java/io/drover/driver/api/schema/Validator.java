@@ -23,8 +23,9 @@ final class Validator {
             boolean defer, List<ConfigProblem> problems) {
         for (String key : new TreeSet<>(config.keySet())) {
             if (schema.key(key).isEmpty()) {
-                problems.add(new ConfigProblem(prefix + key, owner.isEmpty() ? "unknown key"
-                        : "unknown key for " + owner));
+                problems.add(new ConfigProblem(prefix + key, (owner.isEmpty() ? "unknown key" : "unknown key for " + owner)
+                        + (schema.keys().isEmpty() ? " (this block takes no keys)"
+                                : " (allowed: " + String.join(", ", schema.names()) + ")")));
             }
         }
         Map<String, Object> values = new LinkedHashMap<>();
@@ -50,7 +51,7 @@ final class Validator {
             List<ConfigProblem> problems) {
         if (raw == null) {
             if (a.required()) {
-                problems.add(new ConfigProblem(path, "is required (" + a.type().displayName() + ")"));
+                problems.add(new ConfigProblem(path, "is required"));
             }
             return a.convertedDefault();
         }
@@ -58,7 +59,7 @@ final class Validator {
         if (value != null && !a.allowed().isEmpty() && !(defer && value instanceof String s && s.contains("${"))
                 && !a.allowed().contains(Conversions.text(value))) {
             List<String> quoted = a.allowed().stream().map(Conversions::quote).toList();
-            problems.add(new ConfigProblem(path, "must be one of " + String.join(", ", quoted) + ", got "
+            problems.add(new ConfigProblem(path, "must be one of " + String.join(", ", quoted) + ", found "
                     + Conversions.shown(raw)));
         }
         return value;
@@ -79,7 +80,7 @@ final class Validator {
             return null;
         }
         if (!(raw instanceof Map<?, ?> map)) {
-            problems.add(new ConfigProblem(path, "must be a block " + b.name() + " { ... }, got "
+            problems.add(new ConfigProblem(path, "must be a block " + b.name() + " { ... }, found "
                     + Conversions.shown(raw)));
             return null;
         }
@@ -94,7 +95,7 @@ final class Validator {
             if (items.get(i) instanceof Map<?, ?> map) {
                 views.add(block(b.nested(), keyed(map), path + "[" + i + "].", "", defer, problems));
             } else {
-                problems.add(new ConfigProblem(path + "[" + i + "]", "must be a block " + b.name() + " { ... }, got "
+                problems.add(new ConfigProblem(path + "[" + i + "]", "must be a block " + b.name() + " { ... }, found "
                         + Conversions.shown(items.get(i))));
             }
         }

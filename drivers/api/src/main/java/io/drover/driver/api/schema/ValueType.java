@@ -21,7 +21,13 @@ public enum ValueType {
     /** A list of strings (each element converted as {@link #STRING}). Java: {@code List<String>}. */
     LIST_STRING("list(string)"),
     /** A map of strings (each value converted as {@link #STRING}). Java: {@code Map<String, String>}. */
-    MAP_STRING("map(string)");
+    MAP_STRING("map(string)"),
+    /**
+     * Any value, taken as written (hclspec's dynamic pseudo-type {@code any}): for a key whose forms no other type
+     * states (the java driver's {@code class_path}, a string or a list); the driver checks it in
+     * {@code validateConfig}. Java: the raw value.
+     */
+    ANY("any");
 
     private final String hclType;
 
@@ -44,6 +50,7 @@ public enum ValueType {
             case DURATION -> "duration";
             case LIST_STRING -> "list(string)";
             case MAP_STRING -> "map(string)";
+            case ANY -> "any";
         };
     }
 }

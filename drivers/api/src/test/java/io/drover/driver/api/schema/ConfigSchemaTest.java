@@ -67,14 +67,15 @@ class ConfigSchemaTest {
                 "headers", "interval", "method", "mount", "mount[0].source", "tls.ca", "tls.insecure", "url",
                 "verbose");
         assertThat(problems).extracting(ConfigProblem::message).contains(
-                "must be a string, got a block or map", "unknown key", "must be a whole number, got 2.5",
-                "must be a map of strings, got \"x\"",
-                "must be a duration like \"5s\" or \"1m30s\", not negative, got \"5 seconds\"",
-                "must be one of \"GET\", \"HEAD\", got \"POST\"", "takes at most 2 block(s), got 3",
-                "is required (string)", "must be true or false, got 1", "must be true or false, got \"yes\"");
+                "must be a string, found a block or map", "unknown key (allowed: url, interval, expect_status, ratio, verbose, method, args, headers, tls, mount)",
+                "must be a whole number, found 2.5",
+                "must be a map of strings, found \"x\"",
+                "must be a duration like \"5s\" or \"1m30s\", not negative, found \"5 seconds\"",
+                "must be one of \"GET\", \"HEAD\", found \"POST\"", "takes at most 2 block(s), got 3",
+                "is required", "must be true or false, found 1", "must be true or false, found \"yes\"");
         assertThat(SCHEMA.validate(raw).view()).isNull();
         assertThatThrownBy(() -> SCHEMA.view(raw)).isInstanceOf(InvalidConfigException.class)
-                .hasMessageContaining("url: is required (string)")
+                .hasMessageContaining("url: is required")
                 .satisfies(e -> assertThat(((InvalidConfigException) e).problems()).hasSize(12));
     }
 
@@ -87,7 +88,7 @@ class ConfigSchemaTest {
         assertThat(s.validate(Map.of("b", List.of(Map.of("x", "1")), "l", Map.of("y", "2"))).valid()).isTrue();
         assertThat(s.validate(Map.of("b", List.of(Map.of(), Map.of()), "l", List.of("z"))).problems())
                 .containsExactly(new ConfigProblem("b", "must be a single block, got 2"),
-                        new ConfigProblem("l[0]", "must be a block l { ... }, got \"z\""));
+                        new ConfigProblem("l[0]", "must be a block l { ... }, found \"z\""));
     }
 
     @Test
@@ -95,7 +96,8 @@ class ConfigSchemaTest {
         Map<String, Object> raw = Map.of("url", "${NOMAD_META_url}", "interval", "${NOMAD_META_every}",
                 "expect_status", "${NOMAD_META_code}", "bogus", "${x}");
         assertThat(SCHEMA.check(raw, "the http-probe driver").problems())
-                .containsExactly(new ConfigProblem("bogus", "unknown key for the http-probe driver"));
+                .containsExactly(new ConfigProblem("bogus", "unknown key for the http-probe driver (allowed: url, interval,"
+                        + " expect_status, ratio, verbose, method, args, headers, tls, mount)"));
         assertThat(SCHEMA.validate(raw).problems()).extracting(ConfigProblem::key)
                 .containsExactly("bogus", "expect_status", "interval");
     }

@@ -67,9 +67,9 @@ class JobDriverCheckTest {
         assertThat(JobDriverCheck.check(job, drivers)).extracting(JobFileException::getMessage).containsExactly(
                 "j.hcl:3: job \"j\" > group \"g\" > task \"ok\" > config: extra check ran",
                 "j.hcl:9: job \"j\" > group \"g\" > task \"bad-config\" > config > exit_code: must be a whole number,"
-                        + " got \"zero\"",
+                        + " found \"zero\"",
                 "j.hcl:9: job \"j\" > group \"g\" > task \"bad-config\" > config > run_for: must be a duration like"
-                        + " \"5s\" or \"1m30s\", not negative, got 5");
+                        + " \"5s\" or \"1m30s\", not negative, found 5");
     }
 
     @Test
