@@ -63,3 +63,9 @@ export function statusBadge(status) {
 export function link(href, text, attrs = {}) {
   return h('a', { href, 'data-link': true, ...attrs }, text);
 }
+
+/** A query string with %20 for spaces (the agent reads '+' literally, as it must for IDs and names). */
+export function qs(params) {
+  return Object.entries(params).filter(([, v]) => v !== undefined && v !== null && v !== '')
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+}

@@ -1,7 +1,7 @@
 // /ui/jobs/<job>: the job's header, its groups with allocation counts, its allocations (paged by the agent),
 // and a confirmed "Stop job".
 import { call, get, subscribe } from './api.js';
-import { clear, fmtDur, fmtTime, h, link, statusBadge } from './dom.js';
+import { clear, fmtDur, fmtTime, h, link, qs, statusBadge } from './dom.js';
 import { act } from './app.js';
 import { throttled } from './live.js';
 
@@ -53,8 +53,7 @@ export async function jobPage(id) {
   }
 
   async function loadAllocs() {
-    const q = new URLSearchParams({ per_page: PER_PAGE, filter: `JobID == ${quote(id)}` });
-    if (state.tokens[state.page]) q.set('next_token', state.tokens[state.page]);
+    const q = qs({ per_page: PER_PAGE, filter: `JobID == ${quote(id)}`, next_token: state.tokens[state.page] });
     const { body, headers } = await call('GET', `/v1/allocations?${q}`);
     state.next = headers.get('X-Nomad-NextToken');
     body.sort((a, b) => b.CreateTime - a.CreateTime);

@@ -2,7 +2,7 @@
 // done by the agent (?filter=, Nomad's expression syntax) and paged (?per_page=, X-Nomad-NextToken), so the
 // page stays fast with thousands of jobs and allocations; sorting orders the page shown.
 import { call, subscribe } from './api.js';
-import { clear, fmtTime, h, link, statusBadge } from './dom.js';
+import { clear, fmtTime, h, link, qs, statusBadge } from './dom.js';
 import { throttled } from './live.js';
 
 const PER_PAGE = 50;
@@ -46,10 +46,7 @@ export async function jobsPage() {
   }
 
   async function load() {
-    const q = new URLSearchParams({ per_page: PER_PAGE });
-    if (state.tokens[state.page]) q.set('next_token', state.tokens[state.page]);
-    const f = filter();
-    if (f) q.set('filter', f);
+    const q = qs({ per_page: PER_PAGE, next_token: state.tokens[state.page], filter: filter() });
     const { body, headers } = await call('GET', `/v1/jobs?${q}`);
     state.jobs = body;
     state.next = headers.get('X-Nomad-NextToken');
