@@ -35,9 +35,13 @@ export async function allocPage(id) {
   let logCtl = null;
 
   function drawActions() {
+    // a live update redraws the actions: keep what the user picked
+    const picked = { task: actions.querySelector('#signal-task')?.value, sig: actions.querySelector('#signal-name')?.value };
     const taskSel = h('select', { id: 'signal-task' }, h('option', { value: '' }, 'every running task'),
       Object.keys(alloc.TaskStates).map((t) => h('option', { value: t }, t)));
     const sigSel = h('select', { id: 'signal-name' }, SIGNALS.map((x) => h('option', { value: x }, x)));
+    if (picked.task !== undefined) taskSel.value = picked.task;
+    if (picked.sig !== undefined) sigSel.value = picked.sig;
     const terminal = !(alloc.ClientStatus === 'running' || alloc.ClientStatus === 'pending');
     clear(actions).append(
       h('button', { type: 'button', class: 'danger', id: 'stop-alloc', disabled: terminal,
