@@ -142,7 +142,6 @@ export async function allocPage(id) {
     if (!wasGone && destroyedAt(alloc)) drawLogs();
   }, reload);
   const ticker = setInterval(() => { if (alloc.ClientStatus === 'running' || alloc.ClientStatus === 'pending') tl.update(alloc, lifecycleOrder(alloc, job)); }, 1000);
-  const onResize = () => tl.redraw();
-  window.addEventListener('resize', onResize);
-  return { name: 'alloc', el, close: () => { unsubscribe(); clearInterval(ticker); if (logCtl) logCtl.abort(); window.removeEventListener('resize', onResize); } };
+  return { name: 'alloc', el, attached: () => tl.redraw(),
+    close: () => { unsubscribe(); clearInterval(ticker); if (logCtl) logCtl.abort(); tl.close(); } };
 }

@@ -69,6 +69,7 @@ async function render() {
         if (location.pathname !== path) { if (p.close) p.close(); return; } // navigated away meanwhile
         current = p;
         clear(app).append(p.el);
+        if (p.attached) p.attached(); // now in the document: sizes are known (the timeline's width)
         document.body.dataset.page = p.name;
         performance.mark(`drover-rendered-${p.name}`);
       } catch (e) {

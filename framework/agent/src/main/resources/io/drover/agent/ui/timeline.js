@@ -128,6 +128,7 @@ export function timeline() {
   function draw() {
     if (!m) return;
     const W = width();
+    drawnWidth = W;
     const H = AXIS + m.rows.length * ROW + 8;
     const [v0, v1] = span();
     const plot = W - LABEL - 12;
@@ -211,8 +212,14 @@ export function timeline() {
   reset.addEventListener('click', () => { view = null; draw(); });
   holder.addEventListener('dblclick', () => { view = null; draw(); });
 
+  // the width follows the page's (a window resized, a scrollbar come or gone): redraw when it changes
+  let drawnWidth = 0;
+  const resize = new ResizeObserver(() => { if (m && width() !== drawnWidth) draw(); });
+  resize.observe(holder);
+
   return {
     el,
+    close: () => resize.disconnect(),
     update(alloc, order) {
       m = model(alloc, order, Date.now() * 1e6);
       draw();

@@ -43,6 +43,8 @@ class UiBrowserTest {
     private String addr;
     private String token;
     private String testName;
+    private Path dataDir; // null: tmp/data
+    private Path shm; // a data dir in /dev/shm to delete after the test
 
     @BeforeEach
     void browser(TestInfo info) throws Exception {
@@ -60,6 +62,14 @@ class UiBrowserTest {
         } finally {
             // kills (and names) any task a failed test left running: the agent leaves tasks for its successor
             NoProcessLeft.closeAndAssertNone(agent == null ? List.of() : List.of(agent), tmp);
+            if (shm != null) {
+                assertThat(NoProcessLeft.under(shm)).isEmpty();
+                try (var files = Files.walk(shm)) {
+                    for (Path p : (Iterable<Path>) files.sorted(java.util.Comparator.reverseOrder())::iterator) {
+                        Files.delete(p);
+                    }
+                }
+            }
         }
     }
 
@@ -99,7 +109,8 @@ class UiBrowserTest {
                   }
                 }
                 %s
-                """.formatted(tmp.resolve("data"), System.getProperty("drover.test.plugins"), client, extra));
+                """.formatted(dataDir != null ? dataDir : tmp.resolve("data"),
+                        System.getProperty("drover.test.plugins"), client, extra));
         agent = AgentProcess.start(config, tmp.resolve("agent.err"));
         addr = agent.awaitAddress(Duration.ofSeconds(60));
     }
@@ -355,6 +366,12 @@ class UiBrowserTest {
 
     @Test
     void renderTimes_anAllocationOf3TasksAnd50EventsAndTheJobsPageWith10000Allocations() throws Exception {
+        // 10,000 allocation directories: on a tmpfs where there is one, so that deleting them afterwards takes
+        // seconds, not minutes, on a busy disk
+        if (Files.isDirectory(Path.of("/dev/shm")) && Files.isWritable(Path.of("/dev/shm"))) {
+            shm = Files.createTempDirectory(Path.of("/dev/shm"), "drover-ui-test-");
+            dataDir = shm.resolve("data");
+        }
         startAgent("gc_max_allocs = 20000\n  max_tasks = 20000", "");
         shotOnFailure(() -> {
             Path flap = Files.writeString(tmp.resolve("flap.hcl"), """
