@@ -243,6 +243,11 @@ public final class Agent implements AutoCloseable {
         return http.activeLogFollows();
     }
 
+    /** Event streams open now ({@code GET /v1/event/stream}; the API caps them). */
+    public int activeEventStreams() {
+        return http.activeEventStreams();
+    }
+
     public Engine engine() {
         return engine;
     }

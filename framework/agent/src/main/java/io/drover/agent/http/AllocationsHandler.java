@@ -67,8 +67,29 @@ public final class AllocationsHandler {
     private void list(ApiRequest req) throws Exception {
         String prefix = req.query("prefix");
         // only allocations on disk: one a kill -9 could still erase is never listed (docs/faults.md)
-        req.respond(200, engine.recordedAllocations().stream()
-                .filter(a -> prefix == null || a.id().startsWith(prefix)).toList());
+        java.util.List<AllocationState> allocs = engine.recordedAllocations().stream()
+                .filter(a -> prefix == null || a.id().startsWith(prefix)).toList();
+        if (ListPage.asked(req)) {
+            allocs = ListPage.apply(req, allocs, AllocationState::id, ALLOC_FIELDS, AllocationsHandler::field);
+        }
+        req.respond(200, allocs);
+    }
+
+    /** The selectors of {@code GET /v1/allocations?filter=} (docs/ui.md). */
+    static final java.util.Set<String> ALLOC_FIELDS = java.util.Set.of("ID", "Name", "JobID", "TaskGroup",
+            "ClientStatus", "DesiredStatus", "ClientDescription");
+
+    private static String field(AllocationState a, String name) {
+        return switch (name) {
+            case "ID" -> a.id();
+            case "Name" -> a.name();
+            case "JobID" -> a.jobId();
+            case "TaskGroup" -> a.taskGroup();
+            case "ClientStatus" -> a.clientStatus().wireName();
+            case "DesiredStatus" -> a.desiredStatus().wireName();
+            case "ClientDescription" -> a.clientDescription();
+            default -> null;
+        };
     }
 
     /** Answers Nomad's {@code AllocStopResponse}: {@code EvalID} "" and {@code Index} 0. */

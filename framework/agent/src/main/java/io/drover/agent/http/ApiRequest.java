@@ -100,6 +100,22 @@ public final class ApiRequest {
         return query.get(name);
     }
 
+    /** Every value of a repeated query parameter, percent-decoded, in order; empty when absent. */
+    public java.util.List<String> queryAll(String name) {
+        String raw = request.getHttpURI().getQuery();
+        java.util.List<String> out = new java.util.ArrayList<>();
+        if (raw == null) {
+            return out;
+        }
+        for (String pair : raw.split("&")) {
+            int eq = pair.indexOf('=');
+            if (!pair.isEmpty() && decode(eq < 0 ? pair : pair.substring(0, eq)).equals(name)) {
+                out.add(eq < 0 ? "" : decode(pair.substring(eq + 1)));
+            }
+        }
+        return out;
+    }
+
     public boolean queryFlag(String name) throws ApiException {
         String v = query(name);
         if (v == null || v.isEmpty()) {
@@ -150,6 +166,22 @@ public final class ApiRequest {
         }
         response.getHeaders().put(HttpHeader.CONNECTION, "close");
         return new ApiException(413, "request body is larger than " + MAX_BODY_BYTES + " bytes");
+    }
+
+    /** Sets a response header (before the response is sent). */
+    public void setHeader(String name, String value) {
+        response.getHeaders().put(name, value);
+    }
+
+    /** The raw path as sent (percent escapes kept). */
+    String rawPath() {
+        String p = request.getHttpURI().getPath();
+        return p == null || p.isEmpty() ? "/" : p;
+    }
+
+    /** The Jetty response, for a handler that writes asynchronously after {@link #detach()}. */
+    Response jettyResponse() {
+        return response;
     }
 
     /** Answers with {@code value} as JSON. */

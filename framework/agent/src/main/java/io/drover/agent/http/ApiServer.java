@@ -278,7 +278,9 @@ public final class ApiServer implements AutoCloseable {
         String method = jetty.getMethod();
         try {
             origin.check(request::header); // a web page's request: refused before all else
-            tokens.check(request::header);
+            if (!router.isPublic(method, rawPath(jetty))) {
+                tokens.check(request::header);
+            }
             Router.Match match = router.match(method, rawPath(jetty));
             request = new ApiRequest(jetty, response, exchange, match.params());
             RequestOrigin.checkBody(method, request::header);

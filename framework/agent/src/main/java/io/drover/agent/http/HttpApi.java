@@ -18,10 +18,12 @@ import java.util.function.Supplier;
 public final class HttpApi implements AutoCloseable {
     private final ApiServer server;
     private final LogFollowers followers;
+    private final EventBroker events;
 
-    private HttpApi(ApiServer server, LogFollowers followers) {
+    private HttpApi(ApiServer server, LogFollowers followers, EventBroker events) {
         this.server = server;
         this.followers = followers;
+        this.events = events;
     }
 
     /**
@@ -47,10 +49,15 @@ public final class HttpApi implements AutoCloseable {
         new AllocationsHandler(s.engine(), lookup).addRoutes(router);
         new LogsHandler(s.engine(), lookup, s.dataDir(), followers).addRoutes(router);
         new SystemHandler(s.gcTrigger(), s.driverInfo(), s.pluginProblems()).addRoutes(router);
+        EventBroker events = new EventBroker(s.jobs());
+        s.engine().addListener(events);
+        new EventStreamHandler(events).addRoutes(router);
+        new UiHandler().addRoutes(router);
         try {
             return new HttpApi(ApiServer.start(bindAddr, port, router, aclToken, http,
-                    s.writesRefused()), followers);
+                    s.writesRefused()), followers, events);
         } catch (IOException | RuntimeException e) {
+            events.close();
             followers.close();
             throw e;
         }
@@ -69,8 +76,14 @@ public final class HttpApi implements AutoCloseable {
         return followers.count();
     }
 
+    /** Event streams open now (at most {@value EventBroker#MAX_SUBSCRIBERS}). */
+    public int activeEventStreams() {
+        return events.count();
+    }
+
     @Override
     public void close() {
+        events.close();
         followers.close();
         server.close();
     }

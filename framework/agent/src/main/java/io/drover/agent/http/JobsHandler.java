@@ -146,9 +146,26 @@ public final class JobsHandler {
 
     private void list(ApiRequest req) throws Exception {
         String prefix = req.query("prefix");
-        req.respond(200, registry.jobs().stream()
-                .filter(e -> prefix == null || e.job().id().startsWith(prefix))
-                .map(e -> JobJson.stub(registry, e)).toList());
+        List<JobRegistry.Entry> entries = registry.jobs().stream()
+                .filter(e -> prefix == null || e.job().id().startsWith(prefix)).toList();
+        if (ListPage.asked(req)) {
+            entries = ListPage.apply(req, entries, e -> e.job().id(), JOB_FIELDS, this::jobField);
+        }
+        req.respond(200, entries.stream().map(e -> JobJson.stub(registry, e)).toList());
+    }
+
+    /** The selectors of {@code GET /v1/jobs?filter=} (docs/ui.md). */
+    static final java.util.Set<String> JOB_FIELDS = java.util.Set.of("ID", "Name", "Type", "Status", "Stop");
+
+    private String jobField(JobRegistry.Entry e, String name) {
+        return switch (name) {
+            case "ID" -> e.job().id();
+            case "Name" -> e.job().name();
+            case "Type" -> e.job().type().wireName();
+            case "Status" -> registry.status(e);
+            case "Stop" -> String.valueOf(e.stopped());
+            default -> null;
+        };
     }
 
     private void read(ApiRequest req) throws Exception {
