@@ -222,6 +222,11 @@ public final class ProcessSupervisor implements AutoCloseable {
         }
     }
 
+    /** Raises the calling thread (the reaper, the tree killer) where the process may: {@link ThreadNice}. */
+    void raiseCallingThread() {
+        ThreadNice.raiseCallingThread(nat, ThreadNice.RAISED);
+    }
+
     TreeKiller treeKiller() {
         return treeKiller;
     }

@@ -124,6 +124,9 @@ final class TreeKiller {
     }
 
     private void serve() {
+        // as root: the search decides when a killed task's exit is reported, and on a machine its tasks saturate a
+        // nice-0 killer waited hundreds of milliseconds for a core (issue 18). It never spawns a process.
+        owner.raiseCallingThread();
         try {
             ProcTable.snapshot().tree(self, self, self); // warm: see warmUp()
         } catch (RuntimeException e) {
@@ -157,7 +160,7 @@ final class TreeKiller {
         List<Request> searching = batch;
         try {
             for (int round = 0; round < ROUNDS && !searching.isEmpty(); round++) {
-                ProcTable snapshot = ProcTable.snapshot();
+                    ProcTable snapshot = ProcTable.snapshot();
                 Map<String, List<ProcTable.Proc>> marked = markedEscapees(snapshot, searching);
                 List<Request> again = new ArrayList<>();
                 for (Request r : searching) {

@@ -14,7 +14,18 @@ public record EngineRuntime(Timers timers, Executor executor, AutoCloseable reso
 
     /** Wall-clock timers and {@code workers} daemon threads, with an urgent lane for timer work ({@link EnginePool}). */
     public static EngineRuntime real(int workers) {
+        return real(workers, false);
+    }
+
+    /**
+     * As {@link #real(int)}; with {@code raiseTimer} (the agent) the timer thread runs at a raised priority where
+     * the process may ({@link RealTimers#raisePriority()}).
+     */
+    public static EngineRuntime real(int workers, boolean raiseTimer) {
         RealTimers timers = new RealTimers();
+        if (raiseTimer) {
+            timers.raisePriority();
+        }
         AtomicInteger n = new AtomicInteger();
         ExecutorService pool = new EnginePool(workers, r -> {
             Thread t = new Thread(r, "drover-engine-" + n.incrementAndGet());
