@@ -93,6 +93,8 @@ final class EscalationBench implements Bench {
         List<Double> landedLate = new ArrayList<>();
         List<Double> exitLate = new ArrayList<>();
         List<Double> terminatedLate = new ArrayList<>();
+        List<Double> afterKill = new ArrayList<>(); // exit reported - SIGKILL landed: the tree search + reap
+        List<Double> recording = new ArrayList<>(); // Terminated - exit reported: the engine's part
         List<Double> probe;
         String nices;
         long firstDeadline = Long.MAX_VALUE;
@@ -132,6 +134,8 @@ final class EscalationBench implements Bench {
                 requestLate.add((signals[0].sigkillAt(a.id(), TASK) - deadline) / 1e6);
                 landedLate.add((signals[0].sigkillReturnedAt(a.id(), TASK) - deadline) / 1e6);
                 exitLate.add((signals[0].exitedAt(a.id(), TASK) - deadline) / 1e6);
+                afterKill.add((signals[0].exitedAt(a.id(), TASK) - signals[0].sigkillReturnedAt(a.id(), TASK)) / 1e6);
+                recording.add((terminated.time() - signals[0].exitedAt(a.id(), TASK)) / 1e6);
                 firstDeadline = Math.min(firstDeadline, deadline);
                 lastDeadline = Math.max(lastDeadline, deadline);
             }
@@ -151,6 +155,12 @@ final class EscalationBench implements Bench {
                         String.format("p50 %.1f ms", landed.p(50))),
                 Figure.info(name(), "exit reported by the driver, lateness p99" + n, exit.p(99), "ms",
                         String.format("p50 %.1f ms", exit.p(50))),
+                Figure.info(name(), "phase: SIGKILL landed -> exit reported (tree search, reap), p99" + n,
+                        Percentiles.of(afterKill).p(99), "ms",
+                        String.format("p50 %.1f ms", Percentiles.of(afterKill).p(50))),
+                Figure.info(name(), "phase: exit reported -> Terminated recorded (engine), p99" + n,
+                        Percentiles.of(recording).p(99), "ms",
+                        String.format("p50 %.1f ms", Percentiles.of(recording).p(50))),
                 Figure.info(name(), "Terminated event lateness p50" + n, term.p(50), "ms", ""),
                 Figure.atMost(name(), "Terminated event lateness p99" + n, term.p(99), "ms", "", 50));
     }
