@@ -32,6 +32,9 @@ public record EngineRuntime(Timers timers, Executor executor, AutoCloseable reso
             t.setDaemon(true);
             return t;
         });
+        // Every worker now, from this (normal-priority) thread: a worker created on demand by a raised thread (the timer,
+        // or a driver's reaper completing an exit) would inherit its nice -10 and pass it to the tasks it spawns.
+        ((EnginePool) pool).prestartAllCoreThreads();
         return new EngineRuntime(timers, pool, () -> {
             pool.shutdownNow();
             timers.close();

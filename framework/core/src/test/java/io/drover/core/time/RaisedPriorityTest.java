@@ -40,6 +40,36 @@ class RaisedPriorityTest {
         }
     }
 
+    @Test
+    void engineWorkersKeepNiceZeroEvenWhenTheRaisedTimerIsTheFirstToPostWork() throws Exception {
+        try (io.drover.core.engine.EngineRuntime runtime = io.drover.core.engine.EngineRuntime.real(2, true)) {
+            int tid = timerThreadId((RealTimers) runtime.timers());
+            int expected = RaisedPriority.allowed() ? RaisedPriority.NICE : 0;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (RaisedPriority.niceOf(tid).orElseThrow() != expected && System.nanoTime() < deadline) {
+                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+            }
+            assertThat(RaisedPriority.niceOf(tid)).hasValue(expected);
+            // the timer posts work to the engine (as a due timer does): the workers, which spawn tasks, stay at 0
+            java.util.List<CompletableFuture<Integer>> nices = new java.util.ArrayList<>();
+            CompletableFuture<Void> posted = new CompletableFuture<>();
+            runtime.timers().schedule(Duration.ZERO, () -> {
+                for (int i = 0; i < 4; i++) {
+                    CompletableFuture<Integer> n = new CompletableFuture<>();
+                    nices.add(n);
+                    runtime.executor().execute(() -> n.complete(
+                            RaisedPriority.niceOf(RaisedPriority.callingThreadId().orElseThrow()).orElse(99)));
+                }
+                posted.complete(null);
+            });
+            posted.get(10, TimeUnit.SECONDS);
+            for (CompletableFuture<Integer> n : nices) {
+                assertThat(n.get(10, TimeUnit.SECONDS)).isZero();
+            }
+            awaitNoRenice();
+        }
+    }
+
     private static int timerThreadId(RealTimers timers) throws Exception {
         CompletableFuture<Integer> tid = new CompletableFuture<>();
         timers.schedule(Duration.ZERO, () -> tid.complete(RaisedPriority.callingThreadId().orElse(-1)));
