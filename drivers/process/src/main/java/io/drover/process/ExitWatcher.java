@@ -107,6 +107,7 @@ final class ExitWatcher implements AutoCloseable {
     }
 
     private void loop() {
+        ThreadNice.raiseCallingThread(nat, ThreadNice.RAISED); // as root: exits are seen first on a busy machine
         Pointer events = nat.allocate(MAX_EVENTS * Native.EPOLL_EVENT_SIZE);
         Pointer drain = nat.allocate(Long.BYTES);
         while (!closed) {

@@ -40,6 +40,13 @@ public interface LibC {
     @SaveError
     int kill(int pid, int sig);
 
+    /** The calling thread's kernel id (glibc 2.30+); cannot fail. */
+    int gettid();
+
+    /** {@code setpriority(PRIO_PROCESS, tid, nice)}: on Linux a thread id sets that one thread's nice value. */
+    @SaveError
+    int setpriority(int which, int who, int prio);
+
     @SaveError
     int waitpid(int pid, IntByReference status, int options);
 

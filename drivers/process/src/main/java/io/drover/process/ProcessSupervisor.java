@@ -65,6 +65,7 @@ public final class ProcessSupervisor implements AutoCloseable {
      * @throws SpawnException with the OS reason when it cannot start
      */
     public SupervisedProcess spawn(SpawnSpec spec) throws SpawnException {
+        treeKiller.warmUp();
         String marker = TREE_VAR + "=" + markerPrefix + markers.incrementAndGet();
         spec = withEnv(spec, marker);
         if (spec.rotation() == null) {
@@ -219,6 +220,11 @@ public final class ProcessSupervisor implements AutoCloseable {
         if (writer != null) {
             writer.close();
         }
+    }
+
+    /** Raises the calling thread (the reaper, the tree killer) where the process may: {@link ThreadNice}. */
+    void raiseCallingThread() {
+        ThreadNice.raiseCallingThread(nat, ThreadNice.RAISED);
     }
 
     TreeKiller treeKiller() {

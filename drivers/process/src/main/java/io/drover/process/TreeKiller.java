@@ -34,8 +34,6 @@ final class TreeKiller {
     private static final Logger LOG = LoggerFactory.getLogger(TreeKiller.class);
     static final Duration VERIFY_TIMEOUT = Duration.ofSeconds(5);
     private static final int ROUNDS = 3;
-    static final Duration QUIET = Duration.ofMillis(10);
-    static final Duration GATHER_MAX = Duration.ofMillis(100);
     private static final int SIGKILL = 9;
 
     private final ProcessSupervisor owner;
@@ -56,6 +54,7 @@ final class TreeKiller {
         final List<ProcTable.Proc> killed = new ArrayList<>();
         final Map<Integer, Pinned> pinned = new LinkedHashMap<>();
         final boolean groupKilled;
+        boolean searched; // its verification has started
 
         /** @param groupKilled the task was live and its group was killed before the search */
         Request(SupervisedProcess task, CompletableFuture<KillReport> report, boolean groupKilled) {
@@ -99,17 +98,40 @@ final class TreeKiller {
         }
         synchronized (lock) {
             queued.add(new Request(task, report, live));
-            if (killer == null) {
-                killer = new Thread(this::serve, "drover-tree-killer");
-                killer.setDaemon(true);
-                killer.start();
-            }
+            startKiller();
             lock.notifyAll();
         }
         return report;
     }
 
+    /**
+     * Starts the killer thread, if it is not running, with a search that signals nothing: the first snapshot of a
+     * JVM runs interpreted and cold (87 ms instead of 5 ms for 230 processes on the 2-core machine, issue 18), and
+     * without this the first SIGKILL burst paid for it. Called at the supervisor's first spawn; never blocks.
+     */
+    void warmUp() {
+        synchronized (lock) {
+            startKiller();
+        }
+    }
+
+    private void startKiller() { // holding lock
+        if (killer == null) {
+            killer = new Thread(this::serve, "drover-tree-killer");
+            killer.setDaemon(true);
+            killer.start();
+        }
+    }
+
     private void serve() {
+        // as root: the search decides when a killed task's exit is reported, and on a machine its tasks saturate a
+        // nice-0 killer waited hundreds of milliseconds for a core (issue 18). It never spawns a process.
+        owner.raiseCallingThread();
+        try {
+            ProcTable.snapshot().tree(self, self, self); // warm: see warmUp()
+        } catch (RuntimeException e) {
+            LOG.debug("warm-up snapshot failed: {}", e.toString());
+        }
         while (true) {
             List<Request> batch;
             synchronized (lock) {
@@ -121,7 +143,6 @@ final class TreeKiller {
                         return;
                     }
                 }
-                coalesce();
                 batch = queued;
                 queued = new ArrayList<>();
             }
@@ -130,56 +151,50 @@ final class TreeKiller {
     }
 
     /**
-     * Lets a burst of kills gather before the search (holding {@link #lock}): waits while requests keep coming,
-     * {@link #QUIET} apart, at most {@link #GATHER_MAX}. The SIGKILLs themselves have landed already; this only
-     * delays the search, so that one scan serves the whole burst and its CPU does not compete with the rest of
-     * the burst's SIGKILLs, due in the same milliseconds (docs/performance.md).
+     * Serves a batch: the requests that queued while the previous batch was searched. Nothing waits for more to
+     * come: the first kill of a burst is searched at once, and the kills that arrive meanwhile form the next
+     * batch, which then shares one snapshot per round. A request whose round pinned nothing new is done: its
+     * verification starts right away, so its exit never waits for the other trees of the batch (issue 18).
      */
-    private void coalesce() {
-        long until = System.nanoTime() + GATHER_MAX.toNanos();
-        int seen = queued.size();
-        try {
-            while (System.nanoTime() < until) {
-                lock.wait(QUIET.toMillis());
-                if (queued.size() == seen) {
-                    return;
-                }
-                seen = queued.size();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     private void killBatch(List<Request> batch) {
+        List<Request> searching = batch;
         try {
-            for (int round = 0; round < ROUNDS; round++) {
-                ProcTable snapshot = ProcTable.snapshot();
-                Map<String, List<ProcTable.Proc>> marked = markedEscapees(snapshot, batch);
-                boolean fresh = false;
-                for (Request r : batch) {
-                    fresh |= collect(r, snapshot, marked);
-                }
-                for (Request r : batch) {
+            for (int round = 0; round < ROUNDS && !searching.isEmpty(); round++) {
+                    ProcTable snapshot = ProcTable.snapshot();
+                Map<String, List<ProcTable.Proc>> marked = markedEscapees(snapshot, searching);
+                List<Request> again = new ArrayList<>();
+                for (Request r : searching) {
+                    boolean fresh = collect(r, snapshot, marked);
                     r.task.killSelfAndGroup();
                     for (Pinned pin : r.pinned.values()) {
                         if (pin.pidfd >= 0) {
                             owner.pidfdKill(pin.pidfd);
                         }
                     }
+                    if (fresh && round < ROUNDS - 1) {
+                        again.add(r); // something new was pinned: look again for what it forked meanwhile
+                    } else {
+                        verify(r);
+                    }
                 }
-                if (!fresh) {
-                    break;
-                }
+                searching = again;
             }
         } catch (RuntimeException e) {
             LOG.error("tree kill failed; killing the groups only", e);
-            batch.forEach(r -> r.task.killSelfAndGroup());
+            for (Request r : searching) {
+                r.task.killSelfAndGroup();
+                verify(r);
+            }
         }
-        for (Request r : batch) {
-            new Verification(r.task, r.killed, r.pinned.values().stream().filter(p -> p.pidfd >= 0).toList(),
-                    r.report).start();
+    }
+
+    private void verify(Request r) {
+        if (r.searched) {
+            return;
         }
+        r.searched = true;
+        new Verification(r.task, r.killed, r.pinned.values().stream().filter(p -> p.pidfd >= 0).toList(),
+                r.report).start();
     }
 
     /**
@@ -235,9 +250,13 @@ final class TreeKiller {
         if (batch.stream().allMatch(r -> r.task.treeMarker() == null)) {
             return Map.of();
         }
+        // a descendant starts no earlier than its task: older processes (the machine's daemons, other users'
+        // sessions) need no environ read. Unknown start times (-1) disable the filter.
+        long oldest = batch.stream().filter(r -> r.task.treeMarker() != null)
+                .mapToLong(r -> r.task.startTime()).min().orElse(-1);
         Map<String, List<ProcTable.Proc>> out = new java.util.HashMap<>();
         for (ProcTable.Proc p : snapshot.all()) {
-            if (p.pid() == self || p.pid() <= 1 || p.zombie()) {
+            if (p.pid() == self || p.pid() <= 1 || p.zombie() || p.startTime() < oldest) {
                 continue;
             }
             if (p.sid() == p.pid() || p.pgid() == p.pid() || snapshot.get(p.sid()).isEmpty()

@@ -32,4 +32,28 @@ class ProcTableTest {
         ProcTable.Proc p = ProcTable.parse("42 (a (b) c) S 1 42 42 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 1 0 777 0 0");
         assertThat(p).isEqualTo(new ProcTable.Proc(42, "a (b) c", 'S', 1, 42, 42, 777));
     }
+
+    @Test
+    void theByteParserReadsWhatTheStringParserReads() {
+        String line = "42 (a (b) c) S 1 42 42 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 1 0 777 0 0\n";
+        byte[] bytes = line.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(ProcTable.parse(bytes, bytes.length)).isEqualTo(ProcTable.parse(line));
+        // every process of this machine, through both parsers
+        for (ProcTable.Proc p : ProcTable.snapshot().all()) {
+            try {
+                String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/" + p.pid() + "/stat"));
+                byte[] b = stat.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                assertThat(ProcTable.parse(b, b.length)).isEqualTo(ProcTable.parse(stat));
+            } catch (java.io.IOException gone) {
+                // exited meanwhile
+            }
+        }
+    }
+
+    @Test
+    void aTruncatedLineIsRefusedNotMisread() {
+        byte[] bytes = "42 (sh) S 1 42".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ProcTable.parse(bytes, bytes.length))
+                .isInstanceOf(RuntimeException.class);
+    }
 }

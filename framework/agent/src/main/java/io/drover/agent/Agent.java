@@ -96,7 +96,7 @@ public final class Agent implements AutoCloseable {
 
         JournalStore store = openStore(dataDir.resolve(STATE_DIR));
         long tStore = System.nanoTime();
-        EngineRuntime runtime = EngineRuntime.real(Math.max(2, Runtime.getRuntime().availableProcessors()));
+        EngineRuntime runtime = EngineRuntime.real(Math.max(2, Runtime.getRuntime().availableProcessors()), true);
         List<String> pluginDirProblems = new java.util.ArrayList<>();
         DriverRegistry registry = loadDrivers(config, runtime, pluginDirProblems);
         List<String> pluginProblems = registry != null ? registry.problems() : List.copyOf(pluginDirProblems);

@@ -44,7 +44,7 @@ final class EngineHarness implements AutoCloseable {
     EngineHarness(BenchEnv env, Path dataDir, boolean durable, UnaryOperator<DriverCatalog> wrap,
             GcKillPolicy policy) throws Exception {
         Files.createDirectories(dataDir);
-        runtime = EngineRuntime.real(Math.max(2, Runtime.getRuntime().availableProcessors()));
+        runtime = EngineRuntime.real(Math.max(2, Runtime.getRuntime().availableProcessors()), true);
         registry = DriverRegistry.load(env.pluginDir(), Map.of("raw_exec", Map.of("enabled", true)),
                 runtime.timers());
         if (!registry.problems().isEmpty()) {

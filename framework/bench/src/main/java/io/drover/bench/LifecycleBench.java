@@ -19,12 +19,27 @@ final class LifecycleBench implements Bench {
     public List<Figure> run(BenchEnv env) throws Exception {
         int n = env.size(1_000, 5_000);
         measure(env, "warmup", Math.min(n, 500));
-        double seconds = measure(env, "run", n);
+        double[] run = measure(env, "run", n);
+        double seconds = run[0];
+        double cpuPerAlloc = run[1] / n;
+        double gcPerAlloc = run[2] / n;
+        // wall time lies on a shared machine; the CPU the JVM spent per allocation does not (much): the ceiling
+        // on this machine's cores is cores / CPU per allocation (docs/performance.md, "Issue 18")
+        int cores = Runtime.getRuntime().availableProcessors();
         return List.of(Figure.info(name(), "3-task mock allocations to their end, durable (" + n + ")",
-                n / seconds, "allocs/s", ""));
+                        n / seconds, "allocs/s", String.format("ceiling at this CPU cost on %d cores: %,.0f allocs/s",
+                                cores, cores / (cpuPerAlloc / 1e6))),
+                Figure.info(name(), "CPU time of the JVM (all threads) per allocation", cpuPerAlloc, "us",
+                        String.format("of which GC pauses %.0f us (wall)", gcPerAlloc)));
     }
 
-    private static double measure(BenchEnv env, String dir, int n) throws Exception {
+    private static long gcMillis() {
+        return java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream()
+                .mapToLong(java.lang.management.GarbageCollectorMXBean::getCollectionTime).sum();
+    }
+
+    /** Wall seconds, process CPU nanoseconds (all threads), collector wall milliseconds x 1000 (us) of one run. */
+    private static double[] measure(BenchEnv env, String dir, int n) throws Exception {
         Job job = EngineHarness.job("lifecycle", """
                 job "lifecycle" {
                   type = "batch"
@@ -48,10 +63,15 @@ final class LifecycleBench implements Bench {
                 """, n);
         try (EngineHarness h = new EngineHarness(env, env.workDir().resolve("lifecycle-" + dir), true,
                 UnaryOperator.identity())) {
+            var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                    .getOperatingSystemMXBean();
+            long cpu0 = os.getProcessCpuTime();
+            long gc0 = gcMillis();
             long t0 = System.nanoTime();
             List<AllocationState> placed = h.engine.submit(job);
             h.awaitTerminal(placed, 600);
-            return (System.nanoTime() - t0) / 1e9;
+            double wall = (System.nanoTime() - t0) / 1e9;
+            return new double[] {wall, (os.getProcessCpuTime() - cpu0) / 1e3, (gcMillis() - gc0) * 1e3};
         }
     }
 }

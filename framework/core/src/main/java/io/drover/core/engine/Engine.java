@@ -215,6 +215,19 @@ public final class Engine implements AutoCloseable {
                 .toList();
     }
 
+    /**
+     * Every allocation's latest snapshot, in no particular order, including new ones not yet on disk: for passes
+     * over all of them that need no order (the GC's placement pass runs on every submit and sorts what it
+     * selects from itself; sorting every record first cost it most of its time, issue 18). Any thread.
+     */
+    public List<AllocationState> snapshots() {
+        List<AllocationState> out = new java.util.ArrayList<>(allocs.size());
+        for (AllocRunner r : allocs.values()) {
+            out.add(r.snapshot());
+        }
+        return out;
+    }
+
     /** Every allocation, oldest first, including new ones not yet on disk. */
     public List<AllocationState> allocations() {
         return allocs.values().stream().map(AllocRunner::snapshot)

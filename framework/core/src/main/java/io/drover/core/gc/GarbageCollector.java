@@ -151,7 +151,7 @@ public final class GarbageCollector implements AutoCloseable {
 
     /** One pass: select, log what could not be met, queue the victims. */
     GcPlan runPass(GcPass pass, int incoming, boolean measureDisk) {
-        List<AllocationState> all = engine.allocations();
+        List<AllocationState> all = engine.snapshots(); // GcSelector orders what it picks from
         DiskUsage usage = measureDisk ? probe.usage(dataDir) : DiskUsage.UNKNOWN;
         boolean diskOver = DiskUsage.over(usage.usedBytes(), usage.totalBytes(), client.gcDiskUsageThreshold())
                 || DiskUsage.over(usage.usedInodes(), usage.totalInodes(), client.gcInodeUsageThreshold());
@@ -216,7 +216,7 @@ public final class GarbageCollector implements AutoCloseable {
     int purgeExpired() {
         long cutoff = Nanos.of(timers.now()) - client.recordRetention().toNanos();
         int purged = 0;
-        for (AllocationState a : engine.allocations()) {
+        for (AllocationState a : engine.snapshots()) {
             long at = a.destroyedAt();
             if (at >= 0 && at <= cutoff && engine.purge(a.id())) {
                 onPurged.accept(a.id());

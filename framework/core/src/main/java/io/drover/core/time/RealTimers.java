@@ -26,6 +26,15 @@ public final class RealTimers implements Timers, AutoCloseable {
         timer.setRemoveOnCancelPolicy(true);
     }
 
+    /**
+     * Raises the timer thread to nice {@value RaisedPriority#NICE} where the process may ({@link RaisedPriority}):
+     * the agent's kill deadlines then hold on a machine its tasks saturate. Returns at once; idempotent enough (a
+     * second call renices again).
+     */
+    public void raisePriority() {
+        timer.execute(RaisedPriority::raiseCallingThread);
+    }
+
     @Override
     public Instant now() {
         return clock.instant();
