@@ -36,13 +36,13 @@ final class CliBench implements Bench {
 
     @Override
     public List<Param> params() {
-        return List.of(Param.count("runs", "timed runs of each command (default 21, quick 5)"),
+        return List.of(Param.count("runs", "timed runs of each command (default 21, quick 3)"),
                 Param.count("allocations", "finished mock allocations on the agent (default 3)"));
     }
 
     @Override
     public List<Figure> run(BenchEnv env) throws Exception {
-        int runs = env.count(this, "runs", env.size(5, 21));
+        int runs = env.count(this, "runs", env.size(3, 21));
         int allocs = env.count(this, "allocations", 3);
         if (env.droverHome() == null) {
             throw new IllegalStateException("drover.home is not set: run through the ./drover launcher");
