@@ -68,15 +68,7 @@ public final class Main implements Callable<Integer> {
 
     public static int execute(String[] args, CliContext ctx) {
         ErrorHandler errors = new ErrorHandler(ctx);
-        CommandLine cmd = new CommandLine(new Main(), new ContextFactory(ctx));
-        // before setOut/setErr and the handlers: picocli hands them down to the subcommands present then
-        ContextFactory factory = new ContextFactory(ctx);
-        Class<?> only = args.length > 0 ? SUBCOMMANDS.get(args[0]) : null;
-        if (only != null && only != CommandLine.HelpCommand.class) {
-            cmd.addSubcommand(args[0], create(factory, only));
-        } else {
-            SUBCOMMANDS.forEach((name, type) -> cmd.addSubcommand(name, create(factory, type)));
-        }
+        CommandLine cmd = build(args, ctx);
         cmd.setOut(new java.io.PrintWriter(ctx.out(), true))
                 .setErr(new java.io.PrintWriter(ctx.err(), true))
                 .setExecutionExceptionHandler(errors)
@@ -86,6 +78,56 @@ public final class Main implements Callable<Integer> {
         ctx.out().flush();
         ctx.err().flush();
         return code;
+    }
+
+    /** Every command and subcommand (for {@link CdsTraining}'s list of helps). */
+    static CommandLine model(CliContext ctx) {
+        return build(new String[0], ctx);
+    }
+
+    /**
+     * The model of the command line: when it names a command (and a subcommand of a group such as {@code alloc
+     * status}), only that one is built; otherwise (usage, {@code --help}) every command is.
+     */
+    private static CommandLine build(String[] args, CliContext ctx) {
+        CommandLine cmd = new CommandLine(new Main(), new ContextFactory(ctx));
+        // before setOut/setErr and the handlers: picocli hands them down to the subcommands present then
+        ContextFactory factory = new ContextFactory(ctx);
+        Class<?> only = args.length > 0 ? SUBCOMMANDS.get(args[0]) : null;
+        if (only != null && only != CommandLine.HelpCommand.class) {
+            cmd.addSubcommand(args[0], args.length > 1 ? group(factory, only, args[1]) : create(factory, only));
+        } else {
+            SUBCOMMANDS.forEach((name, type) -> cmd.addSubcommand(name, create(factory, type)));
+        }
+        return cmd;
+    }
+
+    /**
+     * A group command ({@code alloc}, {@code job}, ...) with only the subcommand {@code name} of its
+     * {@code @Command(subcommands)}, when it has one of that name or alias; else the whole command. A group is
+     * only run with no subcommand (it prints its usage), which builds it whole: the reduced model never shows.
+     */
+    private static CommandLine group(ContextFactory factory, Class<?> type, String name) {
+        Command group = type.getAnnotation(Command.class);
+        for (Class<?> sub : group == null ? new Class<?>[0] : group.subcommands()) {
+            Command c = sub.getAnnotation(Command.class);
+            if (c != null && (c.name().equals(name) || java.util.Arrays.asList(c.aliases()).contains(name))) {
+                CommandLine.Model.CommandSpec spec = CommandLine.Model.CommandSpec.wrapWithoutInspection(
+                        newInstance(factory, type)).name(group.name());
+                CommandLine reduced = new CommandLine(spec, factory);
+                reduced.addSubcommand(c.name(), create(factory, sub), c.aliases());
+                return reduced;
+            }
+        }
+        return create(factory, type);
+    }
+
+    private static Object newInstance(ContextFactory factory, Class<?> type) {
+        try {
+            return factory.create(type);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot create command " + type.getName(), e);
+        }
     }
 
     private static CommandLine create(ContextFactory factory, Class<?> type) {

@@ -25,6 +25,16 @@ class ClientInputTest {
     }
 
     @Test
+    void aTokenThatCannotBeAHeaderIsRefusedBeforeAnythingIsSent() {
+        // a line break in the token would have started a second header of the request
+        CliRun run = CliRun.of("job", "status", "-address", "http://127.0.0.1:1", "-token", "abc\r\nX-Other: 1");
+
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(run.err().lines().toList()).containsExactly("Error: the API token (-token or DROVER_TOKEN) "
+                + "contains a character that cannot be sent in an HTTP header (position 4)");
+    }
+
+    @Test
     void jobRunReportsEveryProblemOfTheFileOnItsOwnLine() throws Exception {
         Path job = Files.writeString(tmp.resolve("two-bad.hcl"), "job \"j\" {\n  group \"g\" {\n    task \"a\" {\n"
                 + "      kill_timeout = \"5sec\"\n      driver = \"mock\"\n    }\n    task \"b\" {\n      colour = 1\n"

@@ -1,43 +1,40 @@
 package io.drover.cli.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.drover.cli.ExitCodes;
 import io.drover.cli.UserException;
+import io.drover.cli.client.http.ConnectFailure;
+import io.drover.cli.client.http.HttpResponseStream;
+import io.drover.cli.client.http.HttpTransport;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.ConnectException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 /**
  * A client of the agent's HTTP API (framework/agent/README.md). Every failure is a {@link UserException} with
  * one line: no agent at the address ({@link ExitCodes#FAILED}, at once: a refused connection is not retried),
  * or the API's {@code error} message (exit code {@link ExitCodes#USAGE} for a 400, the agent refused the input;
- * {@link ExitCodes#FAILED} otherwise). Thread-safe.
+ * {@link ExitCodes#FAILED} otherwise). Each call is one connection ({@link HttpTransport}: a plain socket for
+ * {@code http://}, the JDK's client for {@code https://}), blocking on the caller's thread. Thread-safe.
  */
-public final class ApiClient {
-    static final ObjectMapper JSON = new ObjectMapper();
-    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+public final class ApiClient implements RequestJson {
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
 
     private final String address;
     private final String token;
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(CONNECT_TIMEOUT).build();
+    private final HttpTransport http;
 
     /**
      * @param address {@code http://host:port}, no trailing slash needed
      * @param token sent as {@code X-Nomad-Token} when not null
+     * @throws UserException (exit 2) when the token cannot be sent as a header (a control character in it)
      */
     public ApiClient(String address, String token) {
         this.address = address.endsWith("/") ? address.substring(0, address.length() - 1) : address;
-        this.token = token;
+        this.token = token == null || token.isEmpty() ? null : checkToken(token);
+        int colon = this.address.indexOf("://");
+        this.http = HttpTransport.forScheme(colon > 0 ? this.address.substring(0, colon) : "");
     }
 
     public String address() {
@@ -65,73 +62,75 @@ public final class ApiClient {
         return json(send("DELETE", path, null));
     }
 
-    /** A streamed GET body (log follows); the caller closes it. */
+    /** A streamed GET body (log follows), with no time limit once connected; the caller closes it. */
     public InputStream stream(String path) {
-        HttpResponse<InputStream> r = exchange(request("GET", path, null, Duration.ofDays(365)),
-                HttpResponse.BodyHandlers.ofInputStream());
-        if (r.statusCode() >= 400) {
-            try (InputStream in = r.body()) {
-                throw error(r.statusCode(), new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        HttpResponseStream r = exchange("GET", path, null, Duration.ZERO);
+        if (r.status() >= 400) {
+            try (r) {
+                throw error(r.status(), r.text());
             } catch (IOException e) {
-                throw error(r.statusCode(), "");
+                throw error(r.status(), "");
             }
         }
-        return r.body();
+        InputStream body = r.body();
+        return new java.io.FilterInputStream(body) {
+            @Override
+            public void close() {
+                r.close();
+            }
+        };
     }
 
     private String send(String method, String path, String body) {
-        HttpResponse<String> r = exchange(request(method, path, body, REQUEST_TIMEOUT),
-                HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() >= 400) {
-            throw error(r.statusCode(), r.body());
+        try (HttpResponseStream r = exchange(method, path, body, REQUEST_TIMEOUT)) {
+            String text = r.text();
+            if (r.status() >= 400) {
+                throw error(r.status(), text);
+            }
+            return text;
+        } catch (IOException e) {
+            throw failed(e);
         }
-        return r.body();
     }
 
-    private HttpRequest request(String method, String path, String body, Duration timeout) {
-        HttpRequest.Builder b;
+    private HttpResponseStream exchange(String method, String path, String body, Duration timeout) {
+        URI uri = uri(path);
         try {
-            b = HttpRequest.newBuilder(URI.create(address + path)).timeout(timeout);
+            return http.send(method, uri, token, body, timeout);
+        } catch (ConnectFailure e) {
+            throw noAgent(e.getMessage());
+        } catch (IOException e) {
+            throw failed(e);
+        }
+    }
+
+    private URI uri(String path) {
+        try {
+            URI uri = URI.create(address + path);
+            if (uri.getScheme() == null || uri.getRawAuthority() == null) {
+                throw new IllegalArgumentException("no scheme and host");
+            }
+            return uri;
         } catch (IllegalArgumentException e) {
             throw UserException.badInput("bad agent address " + address + ": " + e.getMessage());
         }
-        if (token != null && !token.isEmpty()) {
-            b.header("X-Nomad-Token", token);
-        }
-        if (body != null) {
-            b.header("Content-Type", "application/json");
-        }
-        return b.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                : HttpRequest.BodyPublishers.ofString(body)).build();
     }
 
-    private <T> HttpResponse<T> exchange(HttpRequest req, HttpResponse.BodyHandler<T> handler) {
-        try {
-            return http.send(req, handler);
-        } catch (ConnectException e) {
-            throw noAgent(unresolved(e) ? "unknown host " + req.uri().getHost() : "connection refused");
-        } catch (HttpConnectTimeoutException e) {
-            throw noAgent("connect timed out");
-        } catch (IOException e) {
-            if (unresolved(e)) {
-                throw noAgent("unknown host " + req.uri().getHost());
-            }
-            String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-            throw new UserException("request to the agent at " + address + " failed: " + why, ExitCodes.FAILED);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new UserException("interrupted", ExitCodes.FAILED);
-        }
+    private UserException failed(IOException e) {
+        String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        return new UserException("request to the agent at " + address + " failed: " + why, ExitCodes.FAILED);
     }
 
-    /** Whether the address's host name did not resolve (the HTTP client reports it as a failed connect). */
-    private static boolean unresolved(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof java.nio.channels.UnresolvedAddressException || t instanceof java.net.UnknownHostException) {
-                return true;
+    /** A token is a header value: printable ASCII without control characters (the agent refuses others too). */
+    private static String checkToken(String token) {
+        for (int i = 0; i < token.length(); i++) {
+            char c = token.charAt(i);
+            if (c < 0x20 || c > 0x7e) {
+                throw UserException.badInput("the API token (-token or DROVER_TOKEN) contains a character that "
+                        + "cannot be sent in an HTTP header (position " + (i + 1) + ")");
             }
         }
-        return false;
+        return token;
     }
 
     private UserException noAgent(String why) {
@@ -143,7 +142,7 @@ public final class ApiClient {
     private static UserException error(int status, String body) {
         int code = status == 400 ? ExitCodes.USAGE : ExitCodes.FAILED;
         try {
-            JsonNode e = JSON.readTree(body).path("error");
+            JsonNode e = JsonTree.parse(body).path("error");
             if (e.isTextual() && !e.asText().isBlank()) {
                 return new UserException(e.asText(), code);
             }
@@ -155,9 +154,12 @@ public final class ApiClient {
 
     private static JsonNode json(String body) {
         try {
-            return body.isBlank() ? JSON.createObjectNode() : JSON.readTree(body);
+            return body.isBlank() ? com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
+                    : JsonTree.parse(body);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new UserException("the agent's answer is not JSON: " + e.getOriginalMessage(), ExitCodes.FAILED);
+        } catch (IOException e) {
+            throw new UserException("the agent's answer is not JSON: " + e.getMessage(), ExitCodes.FAILED);
         }
     }
 }

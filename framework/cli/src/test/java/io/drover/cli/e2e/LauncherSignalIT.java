@@ -51,9 +51,7 @@ class LauncherSignalIT {
             run.destroyForcibly().waitFor(20, TimeUnit.SECONDS);
         }
         List<String> left = NoProcessLeft.under(dir);
-        for (String link : List.of("sample-jobs", "plugins/dist", "framework/cli/target/drover-cli.jar")) {
-            Files.deleteIfExists(dir.resolve("root").resolve(link)); // the link only, before @TempDir warns of it
-        }
+        LauncherCopy.unlink(dir);
         left.forEach(p -> ProcessHandle.of(Long.parseLong(p.split(" ")[0])).ifPresent(ProcessHandle::destroyForcibly));
         assertThat(left).as("processes left running").isEmpty();
     }
@@ -103,7 +101,7 @@ class LauncherSignalIT {
         assertThat(run.exitValue()).as("exit code 128 + SIGINT; stderr:%n%s", stderr()).isEqualTo(130);
         try (var files = Files.list(root.resolve("framework/cli/target"))) {
             assertThat(files.map(f -> f.getFileName().toString())).as("no temporary archive left")
-                    .noneMatch(n -> n.endsWith(".tmp"));
+                    .noneMatch(n -> n.endsWith(".tmp") || n.endsWith(".classlist"));
         }
     }
 
@@ -131,31 +129,20 @@ class LauncherSignalIT {
         return pb.start();
     }
 
-    /** Whether a descendant of {@code pid} is the JVM that records the archive. */
+    /** Whether a descendant of {@code pid} is a JVM that records the archive (the training run or the dump). */
     private static boolean training(long pid) {
         return ProcessHandle.of(pid).stream().flatMap(ProcessHandle::descendants).anyMatch(d -> {
             try {
-                return Files.readString(Path.of("/proc", Long.toString(d.pid()), "cmdline"))
-                        .contains("-XX:ArchiveClassesAtExit=");
+                String cmdline = Files.readString(Path.of("/proc", Long.toString(d.pid()), "cmdline"));
+                return cmdline.contains("-XX:DumpLoadedClassList=") || cmdline.contains("-Xshare:dump");
             } catch (IOException e) {
                 return false; // it has ended
             }
         });
     }
 
-    /** A repository root in the temp dir: the launcher script copied, what it runs linked. */
     private Path launcherCopy() throws IOException {
-        Path home = Path.of(System.getProperty("drover.home")).toAbsolutePath().normalize();
-        Path root = Files.createDirectories(dir.resolve("root"));
-        Files.copy(home.resolve("drover"), root.resolve("drover"));
-        Path target = Files.createDirectories(root.resolve("framework/cli/target"));
-        Files.createSymbolicLink(target.resolve("drover-cli.jar"),
-                home.resolve("framework/cli/target/drover-cli.jar"));
-        Files.copy(home.resolve("framework/cli/target/classpath.txt"), target.resolve("classpath.txt"));
-        Files.createDirectories(root.resolve("plugins"));
-        Files.createSymbolicLink(root.resolve("plugins/dist"), home.resolve("plugins/dist"));
-        Files.createSymbolicLink(root.resolve("sample-jobs"), home.resolve("sample-jobs"));
-        return root;
+        return LauncherCopy.in(dir);
     }
 
     private String stderr() throws IOException {
