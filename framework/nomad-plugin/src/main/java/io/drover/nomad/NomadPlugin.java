@@ -33,13 +33,12 @@ public final class NomadPlugin {
     /**
      * Runs the plugin; blocks until it shuts down.
      *
-     * @param configFile the Drover agent config whose {@code plugin "<driver>"} block and {@code plugin_dir} apply
-     *     (null: none)
+     * @param config the Drover agent config whose {@code plugin "<driver>"} block and {@code plugin_dir} apply
      * @param pluginDir where the driver JARs are, when the config sets no {@code plugin_dir}
      * @param handshakeOut the real stdout (the caller has pointed {@code System.out} elsewhere)
      * @return the exit code: 0 after a shutdown, 1 for a problem (printed to {@code err})
      */
-    public static int serve(String driver, Path configFile, Path pluginDir, Map<String, String> env,
+    public static int serve(String driver, AgentConfig config, Path pluginDir, Map<String, String> env,
             PrintStream handshakeOut, PrintStream err) {
         List<String> problems = Handshake.problems(env);
         if (!problems.isEmpty()) {
@@ -51,20 +50,6 @@ public final class NomadPlugin {
             err.println("Error: driver \"" + driver + "\": no Nomad schema is known for it; drover nomad-plugin serves "
                     + String.join(", ", DriverSchemas.known()));
             return 1;
-        }
-        AgentConfig config = AgentConfig.defaults();
-        if (configFile != null) {
-            if (!Files.isRegularFile(configFile)) {
-                err.println("Error: " + configFile + ": " + (Files.exists(configFile) ? "not a regular file"
-                        : "no such file"));
-                return 1;
-            }
-            try {
-                config = AgentConfigParser.parse(configFile);
-            } catch (ConfigException e) {
-                err.println("Error: " + e.getMessage());
-                return 1;
-            }
         }
         Path dir = config.pluginDir() != null ? config.pluginDir() : pluginDir;
         Map<String, Object> block = config.plugins().getOrDefault(driver, Map.of());
@@ -122,6 +107,19 @@ public final class NomadPlugin {
             System.err.println("Error: usage: nomad-plugin DRIVER [-config FILE] [-plugin-dir DIR]");
             System.exit(2);
         }
-        System.exit(serve(driver, config, pluginDir, System.getenv(), stdout, System.err));
+        AgentConfig agent = AgentConfig.defaults();
+        if (config != null) {
+            try {
+                if (!Files.isRegularFile(config)) {
+                    throw new ConfigException(config.toString(), 0, "", Files.exists(config) ? "not a regular file"
+                            : "no such file");
+                }
+                agent = AgentConfigParser.parse(config);
+            } catch (ConfigException e) {
+                System.err.println("Error: " + e.getMessage());
+                System.exit(1);
+            }
+        }
+        System.exit(serve(driver, agent, pluginDir, System.getenv(), stdout, System.err));
     }
 }
