@@ -1,21 +1,23 @@
 package io.drover.process;
 
 import io.drover.driver.api.ConfigProblem;
+import io.drover.driver.api.schema.Attribute;
+import io.drover.driver.api.schema.ConfigSchema;
+import io.drover.driver.api.schema.ConfigValidation;
+import io.drover.driver.api.schema.ConfigView;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Predicate;
 
 /**
  * The {@code config} block of a driver that runs a command (raw_exec, exec): {@code command} (required),
- * {@code args} (list of strings), {@code work_dir} (each driver says its default and which values it takes).
+ * {@code args} (list of strings), {@code work_dir} (each driver says its default and which values it takes),
+ * declared as a {@link ConfigSchema} ({@link #schema}).
  * Immutable; pure; any thread.
  */
 public record CommandConfig(String command, List<String> args, String workDir) {
-    static final Set<String> KEYS = Set.of("command", "args", "work_dir");
-
     /**
      * How a driver takes {@code work_dir}.
      *
@@ -25,17 +27,29 @@ public record CommandConfig(String command, List<String> args, String workDir) {
      */
     public record WorkDirRule(String byDefault, Predicate<String> accepts, String problem) {}
 
-    /** One problem per bad or unknown key, sorted by key; empty when valid. */
+    /** The block's schema: {@code command} (required), {@code args}, {@code work_dir} (the rule's problem says how). */
+    public static ConfigSchema schema(WorkDirRule workDir) {
+        return ConfigSchema.of(
+                Attribute.string("command").asRequired().describe("the program to run (a path, or a name on PATH)"),
+                Attribute.stringList("args").describe("its arguments; ${...} references are interpolated"),
+                Attribute.string("work_dir").describe("its working directory: " + workDir.problem()
+                        .replaceFirst("^must be ", "")));
+    }
+
+    /**
+     * One problem per bad or unknown key, sorted by key; empty when valid: the schema's (a {@code ${...}} value is
+     * left to start), then what it cannot state (a blank command, the driver's work_dir rule).
+     */
     public static List<ConfigProblem> validate(String driver, Map<String, Object> config, WorkDirRule workDir) {
         List<ConfigProblem> problems = new ArrayList<>();
-        parse(driver, config, workDir, problems);
+        parse(driver, config, workDir, problems, true);
         return problems;
     }
 
     /** @throws IllegalArgumentException naming every problem: {@code invalid DRIVER config: key: problem; ...} */
     public static CommandConfig parse(String driver, Map<String, Object> config, WorkDirRule workDir) {
         List<ConfigProblem> problems = new ArrayList<>();
-        CommandConfig parsed = parse(driver, config, workDir, problems);
+        CommandConfig parsed = parse(driver, config, workDir, problems, false);
         if (!problems.isEmpty()) {
             StringBuilder sb = new StringBuilder("invalid " + driver + " config:");
             problems.forEach(p -> sb.append(' ').append(p.key()).append(": ").append(p.message()).append(';'));
@@ -45,41 +59,26 @@ public record CommandConfig(String command, List<String> args, String workDir) {
     }
 
     private static CommandConfig parse(String driver, Map<String, Object> config, WorkDirRule rule,
-            List<ConfigProblem> out) {
+            List<ConfigProblem> out, boolean beforeStart) {
+        ConfigSchema schema = schema(rule);
+        ConfigValidation checked = beforeStart ? schema.check(config, "the " + driver + " driver")
+                : schema.validate(config);
         Map<String, ConfigProblem> problems = new TreeMap<>();
-        for (String key : config.keySet()) {
-            if (!KEYS.contains(key)) {
-                problems.put(key, new ConfigProblem(key, "unknown key; " + driver + " takes command, args, work_dir"));
-            }
-        }
-        String command = null;
+        checked.problems().forEach(p -> problems.putIfAbsent(p.key(), p));
         Object rawCommand = config.get("command");
-        if (rawCommand == null) {
-            problems.put("command", new ConfigProblem("command", "is required"));
-        } else if (!(rawCommand instanceof String s) || s.isBlank()) {
+        if (rawCommand instanceof String s && s.isBlank()) {
             problems.put("command", new ConfigProblem("command", "must be a non-empty string"));
-        } else {
-            command = s;
         }
-        List<String> args = new ArrayList<>();
-        Object rawArgs = config.get("args");
-        if (rawArgs != null) {
-            if (rawArgs instanceof List<?> list && list.stream().allMatch(a -> a instanceof String)) {
-                list.forEach(a -> args.add((String) a));
-            } else {
-                problems.put("args", new ConfigProblem("args", "must be a list of strings"));
-            }
-        }
-        String workDir = rule.byDefault();
         Object rawWorkDir = config.get("work_dir");
-        if (rawWorkDir != null) {
-            if (rawWorkDir instanceof String s && rule.accepts().test(s)) {
-                workDir = s;
-            } else {
-                problems.put("work_dir", new ConfigProblem("work_dir", rule.problem()));
-            }
+        if (rawWorkDir instanceof String s && !s.contains("${") && !rule.accepts().test(s)) {
+            problems.put("work_dir", new ConfigProblem("work_dir", rule.problem()));
         }
         out.addAll(problems.values());
-        return new CommandConfig(command, List.copyOf(args), workDir);
+        if (!problems.isEmpty() || beforeStart) {
+            return null;
+        }
+        ConfigView v = checked.view();
+        return new CommandConfig(v.string("command"), v.stringList("args"),
+                v.isSet("work_dir") ? v.string("work_dir") : rule.byDefault());
     }
 }

@@ -1,15 +1,28 @@
 package io.drover.process;
 
+import io.drover.driver.api.ConfigProblem;
 import io.drover.driver.api.PluginConfigException;
+import io.drover.driver.api.schema.Attribute;
+import io.drover.driver.api.schema.ConfigSchema;
+import io.drover.driver.api.schema.ConfigValidation;
 import java.util.Map;
-import java.util.TreeSet;
 
 /**
- * The plugin config block of a driver whose only key is {@code enabled} (raw_exec, exec, java):
- * {@code plugin "NAME" { config { enabled = BOOL } }}. Pure; any thread.
+ * The plugin config block of a driver whose only key is {@code enabled} (raw_exec, exec):
+ * {@code plugin "NAME" { config { enabled = BOOL } }}, declared as a {@link ConfigSchema}. Pure; any thread.
  */
 public final class EnabledFlag {
     private EnabledFlag() {}
+
+    /** The {@code enabled} key, with the driver's default. */
+    public static Attribute attribute(boolean byDefault) {
+        return Attribute.bool("enabled").withDefault(byDefault).describe("whether the driver runs tasks here");
+    }
+
+    /** The block's schema: {@code enabled} only. */
+    public static ConfigSchema schema(boolean byDefault) {
+        return ConfigSchema.of(attribute(byDefault));
+    }
 
     /**
      * @param byDefault whether the driver is on when the block does not say (Nomad: raw_exec off, exec and java on)
@@ -17,19 +30,11 @@ public final class EnabledFlag {
      *     bad agent config, the agent does not start
      */
     public static boolean parse(Map<String, Object> config, boolean byDefault) throws PluginConfigException {
-        TreeSet<String> unknown = new TreeSet<>(config.keySet());
-        unknown.remove("enabled");
-        if (!unknown.isEmpty()) {
-            throw new PluginConfigException(unknown.first(), "unknown key (allowed: enabled)");
+        ConfigValidation v = schema(byDefault).validate(config);
+        if (!v.valid()) {
+            ConfigProblem first = v.problems().get(0);
+            throw new PluginConfigException(first.key(), first.message());
         }
-        Object enabled = config.get("enabled");
-        if (enabled == null) {
-            return byDefault;
-        }
-        if (!(enabled instanceof Boolean b)) {
-            throw new PluginConfigException("enabled", "must be true or false, found "
-                    + (enabled instanceof String s ? "\"" + s + "\"" : String.valueOf(enabled)));
-        }
-        return b;
+        return v.view().bool("enabled");
     }
 }

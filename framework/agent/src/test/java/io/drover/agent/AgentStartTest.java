@@ -112,8 +112,7 @@ class AgentStartTest {
 
         assertThatThrownBy(() -> Agent.start(parsed, () -> {}))
                 .isInstanceOf(AgentStartException.class)
-                .hasMessage(file + ":8: plugin \"mock\" > config > bogus: unknown key (the mock driver takes no "
-                        + "plugin config)");
+                .hasMessage(file + ":8: plugin \"mock\" > config > bogus: unknown key (this block takes no keys)");
         Await.until("no agent thread left", () -> Thread.getAllStackTraces().keySet().stream()
                 .noneMatch(t -> t.getName().startsWith("drover-http-") || t.getName().startsWith("drover-engine-")));
     }

@@ -27,6 +27,20 @@ class SystemRoutesTest extends RunningAgentTest {
     }
 
     @Test
+    void pluginsShowEachDriversDeclaredSchemas() throws Exception {
+        JsonNode mock = api.get("/v1/plugins").json().get(0);
+        JsonNode runFor = mock.path("TaskConfigSchema").get(0);
+        assertThat(runFor.path("name").asText()).isEqualTo("run_for");
+        assertThat(runFor.path("kind").asText()).isEqualTo("attribute");
+        assertThat(runFor.path("type").asText()).isEqualTo("duration");
+        assertThat(runFor.path("required").asBoolean()).isFalse();
+        assertThat(runFor.path("description").asText()).isEqualTo("how long the task runs before it exits by itself");
+        assertThat(mock.path("TaskConfigSchema")).hasSize(16);
+        assertThat(mock.path("PluginConfigSchema").isArray()).isTrue();
+        assertThat(mock.path("PluginConfigSchema")).isEmpty();
+    }
+
+    @Test
     void healthAnswersInNomadsShape() throws Exception {
         TestAgent.Resp r = api.get("/v1/agent/health");
         assertThat(r.status()).isEqualTo(200);

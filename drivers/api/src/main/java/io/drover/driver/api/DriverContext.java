@@ -14,4 +14,21 @@ public record DriverContext(Map<String, Object> pluginConfig, Timers timers, Str
     public DriverContext {
         pluginConfig = Map.copyOf(pluginConfig);
     }
+
+    /**
+     * The plugin config block read through the driver's {@link TaskDriver#pluginConfigSchema()}: converted, defaults
+     * applied. The host has checked it before {@code init}; a driver initialised without a host (a test) gets the
+     * first problem here.
+     *
+     * @throws PluginConfigException naming the first bad key
+     */
+    public io.drover.driver.api.schema.ConfigView pluginConfig(io.drover.driver.api.schema.ConfigSchema schema)
+            throws PluginConfigException {
+        io.drover.driver.api.schema.ConfigValidation v = schema.validate(pluginConfig);
+        if (!v.valid()) {
+            ConfigProblem first = v.problems().get(0);
+            throw new PluginConfigException(first.key(), first.message());
+        }
+        return v.view();
+    }
 }

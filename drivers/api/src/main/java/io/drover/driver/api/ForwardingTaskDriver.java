@@ -41,6 +41,16 @@ public abstract class ForwardingTaskDriver implements TaskDriver {
     }
 
     @Override
+    public java.util.Optional<io.drover.driver.api.schema.ConfigSchema> taskConfigSchema() {
+        return delegate.taskConfigSchema();
+    }
+
+    @Override
+    public java.util.Optional<io.drover.driver.api.schema.ConfigSchema> pluginConfigSchema() {
+        return delegate.pluginConfigSchema();
+    }
+
+    @Override
     public List<ConfigProblem> validateConfig(Map<String, Object> config) {
         return delegate.validateConfig(config);
     }

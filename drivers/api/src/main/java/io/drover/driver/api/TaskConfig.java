@@ -47,6 +47,17 @@ public record TaskConfig(
         }
     }
 
+    /**
+     * The {@code config} block read through the driver's schema: converted, defaults applied. The host has checked
+     * the block before the job was accepted; what is left to fail here is a value known only now (an interpolated
+     * {@code ${...}}).
+     *
+     * @throws io.drover.driver.api.schema.InvalidConfigException listing every problem
+     */
+    public io.drover.driver.api.schema.ConfigView config(io.drover.driver.api.schema.ConfigSchema schema) {
+        return schema.view(config);
+    }
+
     /** A run with Nomad's default log limits (10 files of 10 MiB). */
     public TaskConfig(String taskId, String allocId, String jobId, String groupName, String taskName,
             Map<String, Object> config, Map<String, String> env, Path taskDir, Path allocDir, Path stdoutPath,

@@ -2,7 +2,9 @@ package io.drover.driver.api;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
+import io.drover.driver.api.schema.ConfigSchema;
 import org.pf4j.ExtensionPoint;
 
 /**
@@ -58,11 +60,38 @@ public interface TaskDriver extends ExtensionPoint {
     DriverHealth health();
 
     /**
-     * Checks a task's {@code config { ... }} block before anything runs. Pure: no side effects, any thread.
+     * The schema of a task's {@code config { ... }} block. When present the host checks every job's config blocks
+     * against it before anything runs (every problem, each with the job file's line and key path) and calls
+     * {@link #validateConfig} only for a block the schema accepts; the driver reads the block in {@link #start}
+     * through {@link TaskConfig#config(ConfigSchema)}. {@code drover plugin status -verbose} and
+     * {@code GET /v1/plugins} show it; a later Drover serves it to Nomad as {@code hclspec}. Constant for the
+     * instance; any thread. Empty (the default): the driver checks its blocks itself, in {@link #validateConfig}.
+     */
+    default Optional<ConfigSchema> taskConfigSchema() {
+        return Optional.empty();
+    }
+
+    /**
+     * The schema of the operator's {@code plugin "<name>" { config { ... } }} block. When present the host checks
+     * the block against it before {@link #init} (every problem is a bad agent config naming the file and key, and
+     * {@code init} is not called) and hands {@code init} the block with defaults applied; the driver reads it
+     * through {@link DriverContext#pluginConfig(ConfigSchema)}. Constant for the instance; may be called before
+     * {@code init}. Empty (the default): {@code init} checks the block itself.
+     */
+    default Optional<ConfigSchema> pluginConfigSchema() {
+        return Optional.empty();
+    }
+
+    /**
+     * Checks a task's {@code config { ... }} block before anything runs, beyond what {@link #taskConfigSchema()}
+     * states (e.g. keys that exclude each other); with a schema it is called only for a block the schema accepts.
+     * Pure: no side effects, any thread, must not block. The default finds nothing.
      *
      * @return one problem per bad key; empty when the config is valid.
      */
-    List<ConfigProblem> validateConfig(Map<String, Object> config);
+    default List<ConfigProblem> validateConfig(Map<String, Object> config) {
+        return List.of();
+    }
 
     /**
      * Starts one run of a task. Not idempotent: each call with a new task id starts a new run.

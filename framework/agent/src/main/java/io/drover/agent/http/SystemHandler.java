@@ -1,6 +1,7 @@
 package io.drover.agent.http;
 
 import io.drover.core.driver.DriverInfo;
+import io.drover.driver.api.schema.ConfigSchema;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,7 +44,9 @@ public final class SystemHandler {
 
     /**
      * One object per loaded driver: {@code Name}, {@code PluginID}, {@code Version}, {@code Provider},
-     * {@code Path} (the plugin JAR), {@code Health} (healthy|unhealthy|undetected), {@code HealthDescription}.
+     * {@code Path} (the plugin JAR), {@code Health} (healthy|unhealthy|undetected), {@code HealthDescription},
+     * {@code TaskConfigSchema} and {@code PluginConfigSchema} (the declared schemas, {@code ConfigSchema.describe()};
+     * null when the driver declares none).
      */
     private void plugins(ApiRequest req) throws Exception {
         req.respond(200, drivers.get().stream().map(SystemHandler::plugin).toList());
@@ -58,6 +61,8 @@ public final class SystemHandler {
         m.put("Path", d.pluginPath() == null ? "" : d.pluginPath().toString());
         m.put("Health", d.health() == null ? "undetected" : d.health().state().wireName());
         m.put("HealthDescription", d.health() == null ? "" : d.health().description());
+        m.put("TaskConfigSchema", d.schemas().task().map(ConfigSchema::describe).orElse(null));
+        m.put("PluginConfigSchema", d.schemas().plugin().map(ConfigSchema::describe).orElse(null));
         return m;
     }
 }

@@ -41,6 +41,10 @@ public final class PluginStatusCommand implements Callable<Integer> {
     @Mixin
     private ClientOptions api;
 
+    @picocli.CommandLine.Option(names = {"-verbose", "--verbose"},
+            description = "Also show each driver's declared config schemas (task config and plugin config keys).")
+    private boolean verbose;
+
     PluginStatusCommand(CliContext ctx) {
         this.ctx = ctx;
     }
@@ -65,6 +69,9 @@ public final class PluginStatusCommand implements Callable<Integer> {
                 p.path("Provider").asText(), p.path("Health").asText(), p.path("HealthDescription").asText()});
         }
         ctx.out().print(Columns.table(rows));
+        if (verbose) {
+            ctx.out().print(SchemaText.ofJson(plugins));
+        }
         return ExitCodes.OK;
     }
 
@@ -82,6 +89,9 @@ public final class PluginStatusCommand implements Callable<Integer> {
                 return ExitCodes.OK;
             }
             ctx.out().print(table(drivers));
+            if (verbose) {
+                ctx.out().print(SchemaText.of(drivers));
+            }
             return ExitCodes.OK;
         }
     }

@@ -7,9 +7,13 @@ import io.drover.driver.api.DriverException;
 import io.drover.driver.api.PluginConfigException;
 import io.drover.driver.api.TaskDriver;
 import io.drover.driver.api.Timers;
+import io.drover.driver.api.schema.ConfigSchema;
+import io.drover.driver.api.schema.ConfigValidation;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -82,11 +86,19 @@ final class DriverFactory {
     static final class ConfigFailure extends Failure {
         final String driver;
         final ConfigProblem problem;
+        final List<ConfigProblem> problems;
 
         ConfigFailure(String name, ConfigProblem problem) {
-            super("driver \"" + name + "\" refused its plugin config: " + problem.key() + ": " + problem.message());
+            this(name, List.of(problem));
+        }
+
+        /** Every problem the driver's plugin config schema found, sorted by key. */
+        ConfigFailure(String name, List<ConfigProblem> problems) {
+            super("driver \"" + name + "\" refused its plugin config: " + problems.get(0).key() + ": "
+                    + problems.get(0).message());
             this.driver = name;
-            this.problem = problem;
+            this.problem = problems.get(0);
+            this.problems = List.copyOf(problems);
         }
     }
 
@@ -95,8 +107,16 @@ final class DriverFactory {
         try {
             withLoader(driver.getClass().getClassLoader(), () -> {
                 try {
-                    driver.init(new DriverContext(pluginConfigs.getOrDefault(name, Map.of()), timers,
-                            DroverVersion.VERSION));
+                    Map<String, Object> block = pluginConfigs.getOrDefault(name, Map.of());
+                    Optional<ConfigSchema> schema = driver.pluginConfigSchema();
+                    if (schema != null && schema.isPresent()) {
+                        ConfigValidation checked = schema.get().validate(block);
+                        if (!checked.valid()) {
+                            throw new Wrapped(new ConfigFailure(name, checked.problems()));
+                        }
+                        block = checked.view().asMap();
+                    }
+                    driver.init(new DriverContext(block, timers, DroverVersion.VERSION));
                     return null;
                 } catch (PluginConfigException e) {
                     ConfigProblem p = e.problem();

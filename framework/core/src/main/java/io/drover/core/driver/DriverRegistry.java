@@ -140,7 +140,7 @@ public final class DriverRegistry implements DriverCatalog, AutoCloseable {
         health.forEach((name, probe) -> asked.put(name, probe.ask())); // all at once: silent ones cost one limit
         for (LoadedDriver d : drivers.values()) {
             infos.add(new DriverInfo(d.name(), d.pluginId(), d.version(), d.provider(), d.pluginPath(),
-                    health.get(d.name()).answer(asked.get(d.name()))));
+                    health.get(d.name()).answer(asked.get(d.name())), d.schemas()));
         }
         return infos;
     }

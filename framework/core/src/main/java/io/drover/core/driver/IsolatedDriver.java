@@ -47,18 +47,36 @@ final class IsolatedDriver extends ForwardingTaskDriver {
 
     private final ThreadPoolExecutor checks;
     private final Duration checkLimit;
+    private final DriverSchemas schemas;
 
     IsolatedDriver(TaskDriver plugin, String name, ClassLoader loader, int threads) {
         this(plugin, name, loader, threads, PluginCallLimits.DEFAULT.validate());
     }
 
     IsolatedDriver(TaskDriver plugin, String name, ClassLoader loader, int threads, Duration checkLimit) {
+        this(plugin, name, loader, threads, checkLimit, DriverSchemas.NONE);
+    }
+
+    /** @param schemas the plugin's schemas, read once at load (never asked of the plugin again) */
+    IsolatedDriver(TaskDriver plugin, String name, ClassLoader loader, int threads, Duration checkLimit,
+            DriverSchemas schemas) {
         super(plugin);
+        this.schemas = schemas;
         this.name = name;
         this.loader = loader;
         this.checkLimit = checkLimit;
         this.calls = pool("drover-driver-" + name + "-", threads);
         this.checks = pool("drover-driver-" + name + "-check-", CHECK_THREADS);
+    }
+
+    @Override
+    public java.util.Optional<io.drover.driver.api.schema.ConfigSchema> taskConfigSchema() {
+        return schemas.task();
+    }
+
+    @Override
+    public java.util.Optional<io.drover.driver.api.schema.ConfigSchema> pluginConfigSchema() {
+        return schemas.plugin();
     }
 
     /** Threads that may run the plugin's validateConfig at once; more checks queue, each bounded by its limit. */

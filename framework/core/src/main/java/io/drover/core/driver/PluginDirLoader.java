@@ -246,12 +246,14 @@ final class PluginDirLoader {
                         factory.init(name, driver);
                         return null;
                     });
+            DriverSchemas schemas = bounded("drover-plugin-init-" + name, plugin, limits.init(),
+                    "the config schemas of driver \"" + name + "\" (plugin \"" + id + "\")",
+                    () -> DriverSchemas.of(driver));
             String provider = plugin.getDescriptor().getProvider();
             drivers.put(name, new LoadedDriver(name, driver, plugin.getPluginId(), plugin.getDescriptor().getVersion(),
-                    provider == null ? "" : provider, jar, plugin.getPluginClassLoader()));
+                    provider == null ? "" : provider, jar, plugin.getPluginClassLoader(), schemas));
         } catch (DriverFactory.ConfigFailure f) {
-            configProblems.add(new PluginConfigProblem(f.driver, f.problem.key(), f.problem.message(),
-                    jar));
+            f.problems.forEach(p -> configProblems.add(new PluginConfigProblem(f.driver, p.key(), p.message(), jar)));
         } catch (DriverFactory.Failure f) {
             problem(jar, f.getMessage());
         }

@@ -3,6 +3,7 @@ package io.drover.core.driver;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.drover.core.driver.testdrivers.BadConfigDriver;
+import io.drover.core.driver.testdrivers.SchemaConfigDriver;
 import io.drover.core.driver.testdrivers.FailingInitDriver;
 import io.drover.core.driver.testdrivers.FakeDriver;
 import io.drover.core.driver.testdrivers.NotADriver;
@@ -268,6 +269,32 @@ class DriverRegistryTest {
 
         assertThat(registry.configProblems()).isEmpty();
         assertThat(registry.names()).containsExactly("regional");
+    }
+
+    @Test
+    void aPluginConfigSchemaReportsEveryProblemBeforeInit() {
+        TestDriverJar.plugin("schematic").extension(SchemaConfigDriver.class).extension(OtherDriver.class)
+                .writeTo(jar("schematic.jar"));
+
+        load(Map.of("schematic", Map.of("region", "mars", "retries", "many", "colour", "red")));
+
+        assertThat(registry.configProblems()).extracting(PluginConfigProblem::describe).containsExactly(
+                "plugin \"schematic\" > config > colour: unknown key (allowed: region, retries, timeout)",
+                "plugin \"schematic\" > config > region: must be one of \"eu\", \"us\", found \"mars\"",
+                "plugin \"schematic\" > config > retries: must be a whole number, found \"many\"");
+        assertThat(registry.problems()).isEmpty();
+        assertThat(registry.names()).containsExactly("other");
+    }
+
+    @Test
+    void aPluginConfigSchemaHandsInitTheConvertedBlockWithDefaults() {
+        TestDriverJar.plugin("schematic").extension(SchemaConfigDriver.class).writeTo(jar("schematic.jar"));
+
+        load(Map.of("schematic", Map.of("region", "eu", "retries", "2")));
+
+        assertThat(registry.configProblems()).isEmpty();
+        assertThat(registry.drivers().get(0).health().description())
+                .isEqualTo("config {region=eu, retries=2, timeout=PT5S}, host " + io.drover.core.DroverVersion.VERSION);
     }
 
     @Test

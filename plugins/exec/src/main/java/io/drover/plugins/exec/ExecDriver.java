@@ -43,6 +43,8 @@ public final class ExecDriver extends ProcessTaskDriver {
     /** {@code work_dir}: an absolute path inside the chroot, as Nomad requires; default {@code /}, the task dir. */
     static final CommandConfig.WorkDirRule WORK_DIR = new CommandConfig.WorkDirRule("/", s -> s.startsWith("/"),
             "must be an absolute path inside the task's chroot (\"/local\")");
+    static final io.drover.driver.api.schema.ConfigSchema TASK_SCHEMA = CommandConfig.schema(WORK_DIR);
+    static final io.drover.driver.api.schema.ConfigSchema PLUGIN_SCHEMA = io.drover.process.EnabledFlag.schema(true);
     /** Environment entries that must keep their host values: how a later agent finds an unrecorded run. */
     private static final Set<String> HOST_VALUES = Set.of(UnrecordedRuns.RUN_DIR_VAR, UnrecordedRuns.RUN_ID_VAR);
 
@@ -77,6 +79,16 @@ public final class ExecDriver extends ProcessTaskDriver {
         Chroot.Result m = machine;
         return m.chroot() == null ? DriverHealth.unhealthy(m.problem())
                 : DriverHealth.healthy("exec ready (chroot, mount and IPC namespaces, user nobody)");
+    }
+
+    @Override
+    public java.util.Optional<io.drover.driver.api.schema.ConfigSchema> taskConfigSchema() {
+        return java.util.Optional.of(TASK_SCHEMA);
+    }
+
+    @Override
+    public java.util.Optional<io.drover.driver.api.schema.ConfigSchema> pluginConfigSchema() {
+        return java.util.Optional.of(PLUGIN_SCHEMA);
     }
 
     @Override

@@ -34,13 +34,13 @@ class ExecConfigTest {
         assertThat(driver.validateConfig(Map.of("command", "echo", "args", List.of("a"), "work_dir", "/local")))
                 .isEmpty();
         assertThat(driver.validateConfig(Map.of())).containsExactly(new ConfigProblem("command", "is required"));
-        assertThat(driver.validateConfig(Map.of("command", "", "args", List.of("a", 1L), "work_dir", "local",
+        assertThat(driver.validateConfig(Map.of("command", "", "args", "a", "work_dir", "local",
                 "comand", "x", "pid_mode", "private")))
                 .containsExactly(
-                        new ConfigProblem("args", "must be a list of strings"),
-                        new ConfigProblem("comand", "unknown key; exec takes command, args, work_dir"),
+                        new ConfigProblem("args", "must be a list of strings, found \"a\""),
+                        new ConfigProblem("comand", "unknown key for the exec driver (allowed: command, args, work_dir)"),
                         new ConfigProblem("command", "must be a non-empty string"),
-                        new ConfigProblem("pid_mode", "unknown key; exec takes command, args, work_dir"),
+                        new ConfigProblem("pid_mode", "unknown key for the exec driver (allowed: command, args, work_dir)"),
                         new ConfigProblem("work_dir", "must be an absolute path inside the task's chroot (\"/local\")"));
         assertThat(CommandConfig.parse("exec", Map.of("command", "x"), ExecDriver.WORK_DIR).workDir()).isEqualTo("/");
         assertThatThrownBy(() -> CommandConfig.parse("exec", Map.of("args", List.of()), ExecDriver.WORK_DIR))

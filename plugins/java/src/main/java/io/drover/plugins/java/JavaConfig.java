@@ -1,12 +1,14 @@
 package io.drover.plugins.java;
 
 import io.drover.driver.api.ConfigProblem;
+import io.drover.driver.api.schema.Attribute;
+import io.drover.driver.api.schema.ConfigSchema;
+import io.drover.driver.api.schema.ConfigValidation;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -25,8 +27,6 @@ import java.util.TreeMap;
  */
 record JavaConfig(String jarPath, String mainClass, List<String> classPath, List<String> jvmOptions,
         List<String> args, String javaHome, String user) {
-    static final Set<String> KEYS = Set.of("jar_path", "class", "class_path", "jvm_options", "args", "java_home",
-            "user");
     static final String HOME_REF = "${DROVER_HOME}";
     static final String HOME_PROPERTY = "drover.home";
 
@@ -85,13 +85,30 @@ record JavaConfig(String jarPath, String mainClass, List<String> classPath, List
         return taskDir.resolve(path).normalize().toString(); // an absolute path resolves to itself
     }
 
-    private static JavaConfig parse(Map<String, Object> config, String droverHome, List<ConfigProblem> out) {
+    /** The java driver's task config: Nomad's java driver keys, plus {@code java_home} and {@code user}. */
+    static final ConfigSchema SCHEMA = ConfigSchema.of(
+            Attribute.string("jar_path").describe("the jar to run with java -jar (or class)"),
+            Attribute.string("class").describe("the main class to run (or jar_path)"),
+            Attribute.any("class_path").describe("with class: entries separated by " + File.pathSeparator
+                    + ", or a list"),
+            Attribute.stringList("jvm_options").describe("options of the JVM, before the class or jar"),
+            Attribute.stringList("args").describe("arguments of the program"),
+            Attribute.string("java_home").describe("the JDK to run (an absolute path); default Drover's"),
+            Attribute.string("user").describe("the user the JVM runs as; default the plugin's default_user"));
+
+    /**
+     * The schema's problems (unknown keys, types; values converted as HCL2 does), then the rules it cannot state,
+     * on the converted block.
+     */
+    private static JavaConfig parse(Map<String, Object> raw, String droverHome, List<ConfigProblem> out) {
         Map<String, ConfigProblem> problems = new TreeMap<>();
-        for (String key : config.keySet()) {
-            if (!KEYS.contains(key)) {
-                problems.put(key, new ConfigProblem(key,
-                        "unknown key; java takes jar_path, class, class_path, jvm_options, args, java_home, user"));
-            }
+        ConfigValidation checked = SCHEMA.validate(raw, "the java driver");
+        checked.problems().forEach(p -> problems.putIfAbsent(p.key().replaceFirst("\\[\\d+]$", ""), p));
+        Map<String, Object> config = new java.util.HashMap<>(raw);
+        if (checked.valid()) {
+            config = checked.view().asMap();
+        } else {
+            problems.keySet().forEach(config::remove);
         }
         String jarPath = string(config, "jar_path", problems);
         String mainClass = string(config, "class", problems);
@@ -120,13 +137,13 @@ record JavaConfig(String jarPath, String mainClass, List<String> classPath, List
                     + "\""));
         }
 
-        if (config.get("jar_path") == null && config.get("class") == null) {
+        if (raw.get("jar_path") == null && raw.get("class") == null) {
             problems.putIfAbsent("jar_path", new ConfigProblem("jar_path", "jar_path or class is required"));
-        } else if (config.get("jar_path") != null && config.get("class") != null) {
+        } else if (raw.get("jar_path") != null && raw.get("class") != null) {
             problems.putIfAbsent("class", new ConfigProblem("class",
                     "cannot be used with jar_path (the jar's manifest names its main class)"));
         }
-        if (config.get("jar_path") != null && config.get("class_path") != null) {
+        if (raw.get("jar_path") != null && raw.get("class_path") != null) {
             problems.putIfAbsent("class_path", new ConfigProblem("class_path",
                     "cannot be used with jar_path (java -jar ignores -cp; use the jar's Class-Path manifest entry)"));
         }

@@ -71,6 +71,16 @@ public final class JavaDriver extends ProcessTaskDriver {
     }
 
     @Override
+    public java.util.Optional<io.drover.driver.api.schema.ConfigSchema> taskConfigSchema() {
+        return java.util.Optional.of(JavaConfig.SCHEMA);
+    }
+
+    @Override
+    public java.util.Optional<io.drover.driver.api.schema.ConfigSchema> pluginConfigSchema() {
+        return java.util.Optional.of(JavaPluginConfig.SCHEMA);
+    }
+
+    @Override
     public List<ConfigProblem> validateConfig(Map<String, Object> config) {
         List<ConfigProblem> problems = JavaConfig.validate(config, droverHome());
         if (problems.isEmpty() && users != null) {

@@ -1,10 +1,13 @@
 package io.drover.plugins.java;
 
+import io.drover.driver.api.ConfigProblem;
 import io.drover.driver.api.PluginConfigException;
+import io.drover.driver.api.schema.Attribute;
+import io.drover.driver.api.schema.ConfigSchema;
+import io.drover.driver.api.schema.ConfigValidation;
+import io.drover.driver.api.schema.ConfigView;
 import io.drover.process.EnabledFlag;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * The operator's {@code plugin "java" { config { ... } }} block. The java driver is on unless disabled, as in
@@ -21,7 +24,12 @@ record JavaPluginConfig(boolean enabled, String defaultUser, boolean allowRoot) 
             "the java driver is disabled by the agent config (plugin \"java\" { config { enabled = false } })";
     static final String DEFAULT_USER = "nobody";
     static final String ROOT_HINT = "running java tasks as root needs plugin \"java\" { config { allow_root = true } }";
-    private static final Set<String> KEYS = Set.of("enabled", "default_user", "allow_root");
+    /** The block's schema; keys in name order, as the unknown-key message lists them. */
+    static final ConfigSchema SCHEMA = ConfigSchema.of(
+            Attribute.bool("allow_root").withDefault(false).describe("whether a task may run as root"),
+            Attribute.string("default_user").withDefault(DEFAULT_USER).describe("the user a task runs as when its"
+                    + " config names none"),
+            EnabledFlag.attribute(true));
 
     static JavaPluginConfig defaults() {
         return new JavaPluginConfig(true, DEFAULT_USER, false);
@@ -35,23 +43,17 @@ record JavaPluginConfig(boolean enabled, String defaultUser, boolean allowRoot) 
      *     agent does not start
      */
     static JavaPluginConfig parse(Map<String, Object> config) throws PluginConfigException {
-        TreeSet<String> unknown = new TreeSet<>(config.keySet());
-        unknown.removeAll(KEYS);
-        if (!unknown.isEmpty()) {
-            throw new PluginConfigException(unknown.first(), "unknown key (allowed: allow_root, default_user,"
-                    + " enabled)");
+        ConfigValidation checked = SCHEMA.validate(config);
+        if (!checked.valid()) {
+            ConfigProblem first = checked.problems().get(0);
+            throw new PluginConfigException(first.key(), first.message());
         }
-        Object flag = config.get("enabled");
-        boolean enabled = EnabledFlag.parse(flag == null ? Map.of() : Map.of("enabled", flag), true);
-        Object user = config.getOrDefault("default_user", DEFAULT_USER);
-        if (!(user instanceof String s) || s.isBlank()) {
+        ConfigView v = checked.view();
+        String user = v.string("default_user");
+        if (user.isBlank()) {
             throw new PluginConfigException("default_user", "must be a user name, found " + shown(user));
         }
-        Object root = config.getOrDefault("allow_root", false);
-        if (!(root instanceof Boolean b)) {
-            throw new PluginConfigException("allow_root", "must be true or false, found " + shown(root));
-        }
-        return new JavaPluginConfig(enabled, s, b);
+        return new JavaPluginConfig(v.bool("enabled"), user, v.bool("allow_root"));
     }
 
     private static String shown(Object value) {

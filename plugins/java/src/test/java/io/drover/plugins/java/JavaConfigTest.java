@@ -24,16 +24,18 @@ class JavaConfigTest {
                 Arguments.of(Map.of("jar_path", "a.jar", "class_path", "lib"), "class_path",
                         "cannot be used with jar_path"),
                 Arguments.of(Map.of("jar_path", ""), "jar_path", "must be a non-empty string"),
-                Arguments.of(Map.of("jar_path", 3L), "jar_path", "must be a non-empty string"),
-                Arguments.of(Map.of("class", List.of("A")), "class", "must be a non-empty string"),
+                Arguments.of(Map.of("jar_path", " "), "jar_path", "must be a non-empty string"),
+                Arguments.of(Map.of("class", List.of("A")), "class", "must be a string, found a list"),
                 Arguments.of(Map.of("class", "A", "class_path", List.of("lib", 2L)), "class_path",
                         "must be a non-empty string"),
                 Arguments.of(Map.of("class", "A", "class_path", List.of()), "class_path", "or a list"),
                 Arguments.of(Map.of("class", "A", "jvm_options", "-Xmx1g"), "jvm_options", "must be a list of strings"),
-                Arguments.of(Map.of("class", "A", "args", List.of(1L)), "args", "must be a list of strings"),
+                Arguments.of(Map.of("class", "A", "args", List.of(List.of())), "args[0]", "must be a string, found a list"),
                 Arguments.of(Map.of("class", "A", "java_home", "jdk17"), "java_home", "must be an absolute path"),
-                Arguments.of(Map.of("class", "A", "java_home", true), "java_home", "must be a non-empty string"),
-                Arguments.of(Map.of("class", "A", "command", "x"), "command", "unknown key; java takes jar_path"),
+                Arguments.of(Map.of("class", "A", "java_home", true), "java_home", "must be an absolute path"),
+                Arguments.of(Map.of("class", "A", "command", "x"), "command",
+                        "unknown key for the java driver (allowed: jar_path, class, class_path, jvm_options, args,"
+                                + " java_home, user)"),
                 Arguments.of(Map.of("class", "A", "class_path", "${DROVER_HOME}/lib"), "class_path",
                         "${DROVER_HOME} is unknown"));
     }
@@ -52,9 +54,9 @@ class JavaConfigTest {
     @Test
     void problemsAreSortedByKeyOnePerKey() {
         List<ConfigProblem> problems = JavaConfig.validate(Map.of("zz", 1L, "args", "x", "class", "A",
-                "jvm_options", List.of(true)), "/home");
+                "jvm_options", List.of(List.of())), "/home");
 
-        assertThat(problems).extracting(ConfigProblem::key).containsExactly("args", "jvm_options", "zz");
+        assertThat(problems).extracting(ConfigProblem::key).containsExactly("args", "jvm_options[0]", "zz");
     }
 
     @Test

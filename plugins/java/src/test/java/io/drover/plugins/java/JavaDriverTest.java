@@ -138,8 +138,8 @@ class JavaDriverTest {
 
         assertThat(startFailure(task).getCause()).isInstanceOf(DriverException.class)
                 .hasMessage("invalid java config: class: cannot be used with jar_path (the jar's manifest names its"
-                        + " main class); colour: unknown key; java takes jar_path, class, class_path, jvm_options,"
-                        + " args, java_home, user");
+                        + " main class); colour: unknown key for the java driver (allowed: jar_path, class, class_path,"
+                        + " jvm_options, args, java_home, user)");
     }
 
     @Test

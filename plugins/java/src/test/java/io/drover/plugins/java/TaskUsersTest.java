@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.drover.driver.api.ConfigProblem;
 import io.drover.driver.api.PluginConfigException;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -29,8 +30,10 @@ class TaskUsersTest {
                 .isEqualTo(new JavaPluginConfig(false, "app", true));
         assertThatThrownBy(() -> JavaPluginConfig.parse(Map.of("allow_root", "yes")))
                 .isInstanceOf(PluginConfigException.class).hasMessage("allow_root: must be true or false, found \"yes\"");
-        assertThatThrownBy(() -> JavaPluginConfig.parse(Map.of("default_user", 3L)))
-                .isInstanceOf(PluginConfigException.class).hasMessage("default_user: must be a user name, found 3");
+        assertThatThrownBy(() -> JavaPluginConfig.parse(Map.of("default_user", " ")))
+                .isInstanceOf(PluginConfigException.class).hasMessage("default_user: must be a user name, found \" \"");
+        assertThatThrownBy(() -> JavaPluginConfig.parse(Map.of("default_user", List.of())))
+                .isInstanceOf(PluginConfigException.class).hasMessage("default_user: must be a string, found a list");
         assertThatThrownBy(() -> JavaPluginConfig.parse(Map.of("user", "x")))
                 .isInstanceOf(PluginConfigException.class)
                 .hasMessage("user: unknown key (allowed: allow_root, default_user, enabled)");

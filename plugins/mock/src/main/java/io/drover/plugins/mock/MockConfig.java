@@ -2,17 +2,19 @@ package io.drover.plugins.mock;
 
 import io.drover.driver.api.ConfigProblem;
 import io.drover.driver.api.ExitResult;
+import io.drover.driver.api.schema.Attribute;
+import io.drover.driver.api.schema.ConfigSchema;
+import io.drover.driver.api.schema.ConfigView;
+import io.drover.driver.api.schema.InvalidConfigException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
 
 /**
- * A mock task's {@code config} block, parsed and checked. Every key is optional. Immutable; pure parsing, safe
- * from any thread.
+ * A mock task's {@code config} block, read through {@link #SCHEMA}. Every key is optional. Immutable; pure
+ * parsing, safe from any thread.
  *
  * @param runFor how long the task runs before it exits by itself; zero: it exits right away
  * @param exitCode the exit code when it exits by itself; null: 0, or 128 + {@code exitSignal} when that is set
@@ -47,10 +49,24 @@ record MockConfig(
         static final Output NONE = new Output("", 0, Duration.ZERO);
     }
 
-    static final Set<String> KEYS = Set.of("run_for", "exit_code", "exit_signal", "exit_err_msg", "start_error",
-            "start_error_recoverable", "start_block_for", "kill_after", "signal_error", "ignore_signals",
-            "stdout_string", "stdout_repeat", "stdout_repeat_duration", "stderr_string", "stderr_repeat",
-            "stderr_repeat_duration");
+    /** The mock driver's task config: Nomad's mock driver keys, plus {@code ignore_signals}. */
+    static final ConfigSchema SCHEMA = ConfigSchema.of(
+            Attribute.duration("run_for").describe("how long the task runs before it exits by itself"),
+            Attribute.integer("exit_code").describe("the exit code when it exits by itself"),
+            Attribute.integer("exit_signal").describe("the signal number it ends by when it exits by itself"),
+            Attribute.string("exit_err_msg").describe("the message of that exit"),
+            Attribute.string("start_error").describe("when set, start fails with this message"),
+            Attribute.bool("start_error_recoverable").describe("whether that start failure is recoverable"),
+            Attribute.duration("start_block_for").describe("start completes only after this long"),
+            Attribute.duration("kill_after").describe("after a terminating signal the task exits this long later"),
+            Attribute.string("signal_error").describe("when set, signal fails with this message"),
+            Attribute.bool("ignore_signals").describe("terminating signals other than SIGKILL are ignored"),
+            Attribute.string("stdout_string").describe("written to stdout at start"),
+            Attribute.integer("stdout_repeat").describe("written that many more times"),
+            Attribute.duration("stdout_repeat_duration").describe("one repeat every this long"),
+            Attribute.string("stderr_string").describe("written to stderr at start"),
+            Attribute.integer("stderr_repeat").describe("written that many more times"),
+            Attribute.duration("stderr_repeat_duration").describe("one repeat every this long"));
 
     /** The result of a run that ends by itself (run_for elapsed). */
     ExitResult naturalExit() {
@@ -58,36 +74,42 @@ record MockConfig(
         return new ExitResult(code, exitSignal, false, exitErrMsg);
     }
 
-    /** One problem per bad key, unknown keys included, sorted by key; empty when the config is valid. */
+    /**
+     * One problem per bad key, unknown keys included, sorted by key; empty when the config is valid: the schema's
+     * problems (a {@code ${...}} value is left to start), then the ranges it cannot state.
+     */
     static List<ConfigProblem> validate(Map<String, Object> config) {
-        List<ConfigProblem> problems = new ArrayList<>();
-        parse(config, problems);
+        List<ConfigProblem> problems = new ArrayList<>(SCHEMA.check(config, "the mock driver").problems());
+        if (problems.isEmpty()) {
+            ConfigView view = SCHEMA.validate(deferredDropped(config)).view();
+            if (view != null) {
+                ranges(view, problems);
+            }
+        }
+        problems.sort(Comparator.comparing(ConfigProblem::key));
         return problems;
     }
 
     /** @throws IllegalArgumentException listing every problem when the config is not valid */
     static MockConfig parse(Map<String, Object> config) {
         List<ConfigProblem> problems = new ArrayList<>();
-        MockConfig parsed = parse(config, problems);
+        ConfigView v;
+        try {
+            v = SCHEMA.view(config);
+            ranges(v, problems);
+        } catch (InvalidConfigException e) {
+            problems.addAll(e.problems());
+            v = null;
+        }
         if (!problems.isEmpty()) {
             StringBuilder sb = new StringBuilder("invalid mock config:");
             problems.forEach(p -> sb.append(' ').append(p.key()).append(": ").append(p.message()).append(';'));
             throw new IllegalArgumentException(sb.substring(0, sb.length() - 1));
         }
-        return parsed;
-    }
-
-    private static MockConfig parse(Map<String, Object> config, List<ConfigProblem> problems) {
-        Values v = new Values(new TreeMap<>(config), problems);
-        for (String key : new TreeMap<>(config).keySet()) {
-            if (!KEYS.contains(key)) {
-                problems.add(new ConfigProblem(key, "unknown key for the mock driver"));
-            }
-        }
-        MockConfig parsed = new MockConfig(
+        return new MockConfig(
                 v.duration("run_for"),
-                v.integer("exit_code", null, Integer.MIN_VALUE),
-                v.integer("exit_signal", 0, 0),
+                v.isSet("exit_code") ? (int) v.integer("exit_code") : null,
+                (int) v.integer("exit_signal"),
                 v.string("exit_err_msg"),
                 v.string("start_error"),
                 v.bool("start_error_recoverable"),
@@ -95,80 +117,34 @@ record MockConfig(
                 v.duration("kill_after"),
                 v.string("signal_error"),
                 v.bool("ignore_signals"),
-                v.output("stdout"),
-                v.output("stderr"));
-        problems.sort(Comparator.comparing(ConfigProblem::key));
-        return parsed;
+                output(v, "stdout"),
+                output(v, "stderr"));
     }
 
-    /** Typed reads of config values; each bad value adds a problem and yields the default. */
-    private record Values(Map<String, Object> config, List<ConfigProblem> problems) {
-        Duration duration(String key) {
-            Object value = config.get(key);
-            if (value == null) {
-                return Duration.ZERO;
-            }
-            if (value instanceof String s) {
-                try {
-                    Duration d = GoDurations.parse(s);
-                    if (!d.isNegative()) {
-                        return d;
-                    }
-                } catch (IllegalArgumentException e) {
-                    // reported below
-                }
-            }
-            problems.add(new ConfigProblem(key, "must be a duration like \"5s\" or \"1m30s\", not negative"));
-            return Duration.ZERO;
+    /** What the schema cannot state: whole numbers that fit an int, and counts that are not negative. */
+    private static void ranges(ConfigView v, List<ConfigProblem> problems) {
+        if (v.isSet("exit_code") && (v.integer("exit_code") < Integer.MIN_VALUE
+                || v.integer("exit_code") > Integer.MAX_VALUE)) {
+            problems.add(new ConfigProblem("exit_code", "must be a whole number"));
         }
+        for (String key : List.of("exit_signal", "stdout_repeat", "stderr_repeat")) {
+            if (v.integer(key) < 0 || v.integer(key) > Integer.MAX_VALUE) {
+                problems.add(new ConfigProblem(key, "must be a whole number, 0 or more"));
+            }
+        }
+    }
 
-        Integer integer(String key, Integer absent, int min) {
-            Object value = config.get(key);
-            if (value == null) {
-                return absent;
-            }
-            if (value instanceof Number n) {
-                double d = n.doubleValue();
-                if (d == Math.rint(d) && d >= min && d <= Integer.MAX_VALUE) {
-                    return (int) d;
-                }
-            }
-            problems.add(new ConfigProblem(key, min == 0 ? "must be a whole number, 0 or more" : "must be a whole number"));
-            return absent;
-        }
+    /** The block without values that hold {@code ${...}} (known only at start), for the range checks. */
+    private static Map<String, Object> deferredDropped(Map<String, Object> config) {
+        Map<String, Object> kept = new java.util.HashMap<>(config);
+        kept.values().removeIf(value -> value instanceof String s && s.contains("${"));
+        return kept;
+    }
 
-        boolean bool(String key) {
-            Object value = config.get(key);
-            if (value == null) {
-                return false;
-            }
-            if (value instanceof Boolean b) {
-                return b;
-            }
-            if (value instanceof String s && (s.equals("true") || s.equals("false"))) {
-                return Boolean.parseBoolean(s);
-            }
-            problems.add(new ConfigProblem(key, "must be true or false"));
-            return false;
-        }
-
-        String string(String key) {
-            Object value = config.get(key);
-            if (value == null) {
-                return "";
-            }
-            if (value instanceof String s) {
-                return s;
-            }
-            problems.add(new ConfigProblem(key, "must be a string"));
-            return "";
-        }
-
-        Output output(String stream) {
-            String text = string(stream + "_string");
-            int repeat = integer(stream + "_repeat", 0, 0);
-            Duration every = duration(stream + "_repeat_duration");
-            return text.isEmpty() ? Output.NONE : new Output(text, repeat, every);
-        }
+    private static Output output(ConfigView v, String stream) {
+        String text = v.string(stream + "_string");
+        int repeat = (int) v.integer(stream + "_repeat");
+        Duration every = v.duration(stream + "_repeat_duration");
+        return text.isEmpty() ? Output.NONE : new Output(text, repeat, every);
     }
 }

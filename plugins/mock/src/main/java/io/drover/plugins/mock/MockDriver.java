@@ -4,7 +4,6 @@ import io.drover.driver.api.Capabilities;
 import io.drover.driver.api.ConfigProblem;
 import io.drover.driver.api.DriverContext;
 import io.drover.driver.api.DriverException;
-import io.drover.driver.api.PluginConfigException;
 import io.drover.driver.api.DriverHealth;
 import io.drover.driver.api.ExitResult;
 import io.drover.driver.api.Signals;
@@ -14,10 +13,11 @@ import io.drover.driver.api.TaskHandle;
 import io.drover.driver.api.TaskNotFoundException;
 import io.drover.driver.api.TaskStatus;
 import io.drover.driver.api.Timers;
+import io.drover.driver.api.schema.ConfigSchema;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -54,11 +54,19 @@ public final class MockDriver implements TaskDriver {
 
     @Override
     public void init(DriverContext context) throws DriverException {
-        if (!context.pluginConfig().isEmpty()) {
-            throw new PluginConfigException(new TreeSet<>(context.pluginConfig().keySet()).first(),
-                    "unknown key (the mock driver takes no plugin config)");
-        }
+        context.pluginConfig(ConfigSchema.EMPTY);
         timers = context.timers();
+    }
+
+    @Override
+    public Optional<ConfigSchema> taskConfigSchema() {
+        return Optional.of(MockConfig.SCHEMA);
+    }
+
+    /** The mock driver takes no plugin config. */
+    @Override
+    public Optional<ConfigSchema> pluginConfigSchema() {
+        return Optional.of(ConfigSchema.EMPTY);
     }
 
     @Override

@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -233,15 +234,24 @@ class MockDriverTest {
         config.put("exit_code", 1.5);
         config.put("kill_after", "-1s");
         config.put("start_error_recoverable", "yes");
-        config.put("stdout_repeat", -2L);
-        config.put("exit_err_msg", 42L);
+        config.put("exit_err_msg", List.of("x"));
         config.put("comand", "echo");
         assertThat(driver.validateConfig(config)).extracting(ConfigProblem::key).containsExactly(
-                "comand", "exit_code", "exit_err_msg", "kill_after", "run_for", "start_error_recoverable",
-                "stdout_repeat");
+                "comand", "exit_code", "exit_err_msg", "kill_after", "run_for", "start_error_recoverable");
         assertThat(driver.validateConfig(config)).contains(
-                new ConfigProblem("comand", "unknown key for the mock driver"),
-                new ConfigProblem("run_for", "must be a duration like \"5s\" or \"1m30s\", not negative"));
+                new ConfigProblem("comand", "unknown key for the mock driver (allowed: run_for, exit_code,"
+                        + " exit_signal, exit_err_msg, start_error, start_error_recoverable, start_block_for,"
+                        + " kill_after, signal_error, ignore_signals, stdout_string, stdout_repeat,"
+                        + " stdout_repeat_duration, stderr_string, stderr_repeat, stderr_repeat_duration)"),
+                new ConfigProblem("run_for", "must be a duration like \"5s\" or \"1m30s\", not negative, found"
+                        + " \"ten seconds\""));
+        // ranges the schema cannot state are checked once the types are right
+        assertThat(driver.validateConfig(Map.of("stdout_repeat", -2L, "exit_signal", "-1")))
+                .containsExactly(new ConfigProblem("exit_signal", "must be a whole number, 0 or more"),
+                        new ConfigProblem("stdout_repeat", "must be a whole number, 0 or more"));
+        // HCL2's conversions: a number is a string, a quoted number or bool is one
+        assertThat(driver.validateConfig(Map.of("exit_err_msg", 42L, "exit_code", "3", "ignore_signals", "true")))
+                .isEmpty();
         assertThat(driver.validateConfig(Map.of("run_for", "1m30s", "exit_code", 2.0, "exit_signal", 15L,
                 "ignore_signals", true, "stdout_string", "x"))).isEmpty();
     }
@@ -250,7 +260,7 @@ class MockDriverTest {
     void startWithABadConfigFailsUnrecoverably() {
         CompletableFuture<TaskHandle> start = driver.start(task(Map.of("run_for", "soon"))).toCompletableFuture();
         assertThat(cause(start).getMessage()).isEqualTo("invalid mock config: run_for: must be a duration like "
-                + "\"5s\" or \"1m30s\", not negative");
+                + "\"5s\" or \"1m30s\", not negative, found \"soon\"");
         assertThat(cause(start).recoverable()).isFalse();
     }
 
@@ -258,7 +268,8 @@ class MockDriverTest {
     void pluginConfigMustBeEmpty() {
         assertThatThrownBy(() -> new MockDriver().init(new DriverContext(Map.of("enabled", true), timers, "0.1.0")))
                 .isInstanceOf(io.drover.driver.api.PluginConfigException.class)
-                .hasMessage("enabled: unknown key (the mock driver takes no plugin config)");
+                .hasMessage("enabled: unknown key (this block takes no keys)");
+        assertThat(new MockDriver().pluginConfigSchema()).contains(io.drover.driver.api.schema.ConfigSchema.EMPTY);
     }
 
     private String started(Map<String, Object> config) {

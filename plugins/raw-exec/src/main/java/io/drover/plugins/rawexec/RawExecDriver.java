@@ -40,6 +40,8 @@ public final class RawExecDriver extends ProcessTaskDriver {
     /** {@code work_dir}: default the task directory; a relative one is relative to it. */
     static final CommandConfig.WorkDirRule WORK_DIR = new CommandConfig.WorkDirRule(null, s -> !s.isBlank(),
             "must be a non-empty string");
+    static final io.drover.driver.api.schema.ConfigSchema TASK_SCHEMA = CommandConfig.schema(WORK_DIR);
+    static final io.drover.driver.api.schema.ConfigSchema PLUGIN_SCHEMA = io.drover.process.EnabledFlag.schema(false);
 
     private volatile boolean enabled;
 
@@ -67,6 +69,16 @@ public final class RawExecDriver extends ProcessTaskDriver {
             return DriverHealth.unhealthy(RawExecPluginConfig.DISABLED_MESSAGE);
         }
         return DriverHealth.healthy("raw_exec ready");
+    }
+
+    @Override
+    public java.util.Optional<io.drover.driver.api.schema.ConfigSchema> taskConfigSchema() {
+        return java.util.Optional.of(TASK_SCHEMA);
+    }
+
+    @Override
+    public java.util.Optional<io.drover.driver.api.schema.ConfigSchema> pluginConfigSchema() {
+        return java.util.Optional.of(PLUGIN_SCHEMA);
     }
 
     @Override

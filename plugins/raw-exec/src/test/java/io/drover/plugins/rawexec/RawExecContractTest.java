@@ -4,12 +4,18 @@ import io.drover.driver.api.TaskDriver;
 import io.drover.process.ProcessDriverContract;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
-/** raw_exec against the shared driver contract, with real processes; none may be left behind. */
+/** raw_exec against the driver TCK, with real processes; none may be left behind. */
 class RawExecContractTest extends ProcessDriverContract {
     @Override
-    protected TaskDriver newDriver() throws Exception {
-        return RawExecFixture.enabledDriver();
+    protected TaskDriver createDriver() {
+        return new RawExecDriver();
+    }
+
+    @Override
+    protected Map<String, Object> pluginConfig() {
+        return Map.of("enabled", true);
     }
 
     @Override
@@ -20,5 +26,10 @@ class RawExecContractTest extends ProcessDriverContract {
     @Override
     protected Map<String, Object> runsUntilKilled() {
         return Map.of("command", "sleep", "args", List.of("1000"));
+    }
+
+    @Override
+    protected Optional<Map<String, Object>> ignoresTerminatingSignals() {
+        return Optional.of(shellIgnoringSignals("sh", "ignoring"));
     }
 }

@@ -105,9 +105,12 @@ class RawExecDriverTest {
         assertThat(driver.validateConfig(Map.of("command", "echo", "args", List.of("a"), "work_dir", "local")))
                 .isEmpty();
         assertThat(driver.validateConfig(Map.of())).containsExactly(new ConfigProblem("command", "is required"));
-        assertThat(driver.validateConfig(Map.of("command", "", "args", List.of("a", 1L), "work_dir", 3L,
+        assertThat(driver.validateConfig(Map.of("command", "", "args", List.of("a", List.of()), "work_dir", List.of(),
                 "comand", "x"))).extracting(ConfigProblem::key)
-                .containsExactly("args", "comand", "command", "work_dir");
+                .containsExactly("args[1]", "comand", "command", "work_dir");
+        // HCL2's conversions: a number in args or work_dir is its text
+        assertThat(driver.validateConfig(Map.of("command", "echo", "args", List.of("a", 1L), "work_dir", 3L)))
+                .isEmpty();
     }
 
     @Test

@@ -6,6 +6,7 @@ import io.drover.core.spec.Task;
 import io.drover.core.spec.TaskGroup;
 import io.drover.driver.api.ConfigProblem;
 import io.drover.driver.api.TaskDriver;
+import io.drover.driver.api.schema.ConfigSchema;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -13,7 +14,9 @@ import java.util.TreeSet;
 
 /**
  * The checks of a job that need the loaded drivers: every task's driver is loaded, and the driver accepts the
- * task's {@code config} block ({@code TaskDriver.validateConfig}). Pure. Problems carry the task's line and a
+ * task's {@code config} block: first through the driver's declared schema ({@code TaskDriver.taskConfigSchema},
+ * every problem of the block at once; a {@code ${...}} value is checked at start), then, for a block the schema
+ * accepts, through {@code TaskDriver.validateConfig}. Pure. Problems carry the task's line and a
  * key such as {@code job "x" > group "g" > task "t" > config > args}. A driver whose {@code validateConfig}
  * throws is reported as a problem of that task, never propagated.
  */
@@ -45,6 +48,14 @@ public final class JobDriverCheck {
 
     private static List<ConfigProblem> validate(TaskDriver driver, Task task) {
         try {
+            Optional<ConfigSchema> schema = driver.taskConfigSchema();
+            if (schema != null && schema.isPresent()) {
+                List<ConfigProblem> found = schema.get().check(task.config(), "the " + task.driver() + " driver")
+                        .problems();
+                if (!found.isEmpty()) {
+                    return found;
+                }
+            }
             List<ConfigProblem> found = driver.validateConfig(task.config());
             return found == null ? List.of() : found.stream().filter(p -> p != null).toList();
         } catch (RuntimeException e) {

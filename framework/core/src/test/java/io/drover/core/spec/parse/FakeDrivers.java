@@ -27,6 +27,18 @@ final class FakeDrivers implements DriverCatalog {
         return this;
     }
 
+    /** A driver that declares a task config schema, and finds {@code extra} beyond it. */
+    FakeDrivers withSchema(String name, io.drover.driver.api.schema.ConfigSchema schema,
+            Function<Map<String, Object>, List<ConfigProblem>> extra) {
+        drivers.put(name, new io.drover.driver.api.ForwardingTaskDriver(new ValidatingDriver(name, extra)) {
+            @Override
+            public Optional<io.drover.driver.api.schema.ConfigSchema> taskConfigSchema() {
+                return Optional.of(schema);
+            }
+        });
+        return this;
+    }
+
     @Override
     public Optional<TaskDriver> driver(String name) {
         return Optional.ofNullable(drivers.get(name));

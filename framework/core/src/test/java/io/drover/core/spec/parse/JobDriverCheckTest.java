@@ -56,6 +56,23 @@ class JobDriverCheckTest {
     }
 
     @Test
+    void aDeclaredSchemaReportsEveryProblemOfTheBlockAndSkipsValidateConfig() throws Exception {
+        Job job = JobFileParser.parse("j.hcl", JOB.replace("docker", "raw_exec").getBytes(StandardCharsets.UTF_8));
+        io.drover.driver.api.schema.ConfigSchema schema = io.drover.driver.api.schema.ConfigSchema.of(
+                io.drover.driver.api.schema.Attribute.duration("run_for"),
+                io.drover.driver.api.schema.Attribute.integer("exit_code"));
+        FakeDrivers drivers = new FakeDrivers().with("raw_exec", config -> List.of())
+                .withSchema("mock", schema, config -> List.of(new ConfigProblem("", "extra check ran")));
+
+        assertThat(JobDriverCheck.check(job, drivers)).extracting(JobFileException::getMessage).containsExactly(
+                "j.hcl:3: job \"j\" > group \"g\" > task \"ok\" > config: extra check ran",
+                "j.hcl:9: job \"j\" > group \"g\" > task \"bad-config\" > config > exit_code: must be a whole number,"
+                        + " found \"zero\"",
+                "j.hcl:9: job \"j\" > group \"g\" > task \"bad-config\" > config > run_for: must be a duration like"
+                        + " \"5s\" or \"1m30s\", not negative, found 5");
+    }
+
+    @Test
     void aValidJobHasNoProblems() throws Exception {
         Job job = JobFileParser.parse("j.hcl", JOB.replace("run_for = 5", "run_for = \"5s\"")
                 .replace("docker", "raw_exec").getBytes(StandardCharsets.UTF_8));

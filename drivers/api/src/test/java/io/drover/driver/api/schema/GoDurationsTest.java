@@ -1,4 +1,4 @@
-package io.drover.plugins.mock;
+package io.drover.driver.api.schema;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
+/** The SDK's copy of the parser (moved from the mock driver's tests; the job file parser's cases are in core). */
 class GoDurationsTest {
     @Test
     void parsesGoSyntax() {
