@@ -184,9 +184,23 @@ public final class SupervisedTasks {
         return killed.keySet();
     }
 
-    /** Output through pipes to files rotated per the task's {@code logs} block. */
+    /**
+     * Output through pipes to files rotated per the task's {@code logs} block; or null (the task writes straight to
+     * its {@code stdoutPath} and {@code stderrPath}) when both exist and are not regular files: the FIFOs a Nomad
+     * client's log collector reads (Drover's plugin for Nomad, docs/nomad.md), where the collector rotates.
+     */
     public static LogRotation rotation(TaskConfig task) {
+        if (special(task.stdoutPath()) && special(task.stderrPath())) {
+            return null;
+        }
         return new LogRotation(task.logMaxFiles(), task.logMaxFileSize(), LogRotation.DEFAULT_BUFFER);
+    }
+
+    private static boolean special(java.nio.file.Path p) {
+        return java.nio.file.Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                && !java.nio.file.Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                && !java.nio.file.Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                && !java.nio.file.Files.isSymbolicLink(p);
     }
 
     private Entry entry(String taskId) throws TaskNotFoundException {

@@ -43,6 +43,7 @@ public final class Main implements Callable<Integer> {
         m.put("system", SystemCommand.class);
         m.put("plugin", PluginCommand.class);
         m.put("bench", BenchCommand.class);
+        m.put("nomad-plugin", io.drover.cli.nomad.NomadPluginCommand.class);
         m.put("help", CommandLine.HelpCommand.class);
         return m;
     }
