@@ -52,7 +52,7 @@ class JobFileAllProblemsTest {
                 job "j" {
                   typo = 1
                   group "g" {
-                    count = "2"
+                    count = "two"
                     task "a" {
                       driver = "mock"
                       colour = "red"
