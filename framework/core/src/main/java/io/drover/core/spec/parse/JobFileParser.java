@@ -66,11 +66,43 @@ public final class JobFileParser {
     }
 
     public static Job parse(String sourceName, byte[] content, HclInputs inputs) throws JobFileException {
+        return parse(sourceName, content, inputs, true);
+    }
+
+    /**
+     * A job's HCL text as {@link #evaluatedText} wrote it: literals only, read without evaluating anything
+     * (its <code>${...}</code> are the run-time interpolation's). What the agent does with the job
+     * {@code drover job run} evaluated on the user's machine.
+     */
+    public static Job parseEvaluated(String sourceName, byte[] content) throws JobFileException {
+        return parse(sourceName, content, HclInputs.NONE, false);
+    }
+
+    /**
+     * The HCL text of a job file after evaluation with {@code inputs} (variables, locals, functions, dynamic
+     * blocks), each item on its original line, for {@link #parseEvaluated}; the file is checked by
+     * {@link #parse(Path, HclInputs)} first, so every problem is the file's own.
+     */
+    public static String evaluatedText(Path file, HclInputs inputs) throws JobFileException {
+        parse(file, inputs);
+        Path dir = file.toAbsolutePath().getParent();
+        String name = String.valueOf(file);
+        try {
+            String text = SourceText.decode(Files.readAllBytes(file));
+            HclEvaluation.Result r = HclEvaluation.evaluate(HclParser.parse(text), dir == null ? inputs : inputs.withBaseDir(dir));
+            return io.drover.core.spec.parse.hcl.HclRenderer.render(r.body());
+        } catch (IOException | TreeProblem | HclSyntaxException e) {
+            throw new JobFileException(name, 0, "", "cannot read the file: " + describe(e));
+        }
+    }
+
+    private static Job parse(String sourceName, byte[] content, HclInputs inputs, boolean evaluate)
+            throws JobFileException {
         Problems problems = new Problems();
         List<JobFileException> early = new ArrayList<>();
         Job job;
         try {
-            job = parseTree(sourceName, content, inputs, problems, early);
+            job = parseTree(sourceName, content, inputs, evaluate, problems, early);
         } catch (TreeProblem p) {
             problems.add(p);
             job = null;
@@ -87,8 +119,8 @@ public final class JobFileParser {
     }
 
     /** @return the job, null when {@code problems} or {@code early} got any */
-    private static Job parseTree(String sourceName, byte[] content, HclInputs inputs, Problems problems,
-            List<JobFileException> early) throws TreeProblem {
+    private static Job parseTree(String sourceName, byte[] content, HclInputs inputs, boolean evaluate,
+            Problems problems, List<JobFileException> early) throws TreeProblem {
         String text = SourceText.decode(content);
         if (SourceText.looksLikeJson(sourceName, text)) {
             Node.Mapping tree = JsonJobShape.toJobTree(JsonTrees.parse(text));
@@ -100,7 +132,8 @@ public final class JobFileParser {
         } catch (HclSyntaxException e) {
             throw new TreeProblem(e.line(), "", e.getMessage());
         }
-        HclEvaluation.Result evaluated = HclEvaluation.evaluate(raw, inputs);
+        HclEvaluation.Result evaluated = evaluate ? HclEvaluation.evaluate(raw, inputs)
+                : HclEvaluation.literalOnly(raw);
         for (HclProblem p : evaluated.problems()) {
             early.add(new JobFileException(p.file() == null ? sourceName : p.file(), p.line(), p.col(), "", p.message()));
         }

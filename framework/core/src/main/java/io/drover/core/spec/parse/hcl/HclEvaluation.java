@@ -38,6 +38,24 @@ public final class HclEvaluation {
         return e.run(raw, inputs);
     }
 
+    /** A body already evaluated ({@link HclRenderer}'s text): kept as it is; any expression is a problem. */
+    public static Result literalOnly(HclBody raw) {
+        List<HclProblem> problems = new ArrayList<>();
+        checkLiteral(raw, problems);
+        return new Result(raw, List.copyOf(problems), Set.of());
+    }
+
+    private static void checkLiteral(HclBody body, List<HclProblem> problems) {
+        for (HclItem item : body.items()) {
+            if (item instanceof HclAttribute a && a.value() instanceof HclValue.Expr e) {
+                problems.add(new HclProblem(null, a.line(), e.expr().col(), a.name()
+                        + ": an evaluated job holds literal values only"));
+            } else if (item instanceof HclBlock b) {
+                checkLiteral(b.body(), problems);
+            }
+        }
+    }
+
     private Result run(HclBody raw, HclInputs inputs) {
         List<HclBlock> variableBlocks = new ArrayList<>();
         Map<String, HclAttribute> locals = new LinkedHashMap<>();
