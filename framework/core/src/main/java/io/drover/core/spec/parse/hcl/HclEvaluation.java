@@ -25,6 +25,8 @@ public final class HclEvaluation {
      */
     public record Result(HclBody body, List<HclProblem> problems, Set<String> failed) {}
 
+    private static final String NO_VALUE = "\" has no value";
+
     private final HclEvaluator ev;
     private final List<HclProblem> problems = new ArrayList<>();
     private final Set<String> failed = new HashSet<>();
@@ -102,7 +104,9 @@ public final class HclEvaluation {
                 try {
                     out.add(new HclAttribute(a.name(), literal(a.value(), scope), a.line()));
                 } catch (HclSyntaxException e) {
-                    problems.add(HclProblem.of(e.line() == 0 ? new HclSyntaxException(a.line(), e.getMessage()) : e));
+                    if (!e.getMessage().endsWith(NO_VALUE)) { // said once, at the variable block
+                        problems.add(HclProblem.of(e.line() == 0 ? new HclSyntaxException(a.line(), e.getMessage()) : e));
+                    }
                     failed.add(blockLine + ":" + a.name());
                 }
             } else if (item instanceof HclBlock b && b.type().equals("dynamic")) {
@@ -208,7 +212,7 @@ public final class HclEvaluation {
                                 : " (declared: " + String.join(", ", declared.keySet()) + ")"));
             }
             if (!values.containsKey(name)) {
-                throw new HclSyntaxException(line, col, "variable \"" + name + "\" has no value");
+                throw new HclSyntaxException(line, col, "variable \"" + name + NO_VALUE);
             }
             return values.get(name);
         }

@@ -50,11 +50,9 @@ final class HclExprParser {
         HclExpr cond = binary(0);
         if (in.at(Kind.QUESTION)) {
             in.next();
-            in.pushNewlines(true);
             HclExpr then = expression();
             in.expect(Kind.COLON, "\":\" of the conditional");
             HclExpr otherwise = expression();
-            in.popNewlines();
             cond = new HclExpr.Conditional(cond, then, otherwise, start.line(), start.col());
         }
         in.leave();
