@@ -26,6 +26,7 @@ public final class HclEvaluation {
     public record Result(HclBody body, List<HclProblem> problems, Set<String> failed) {}
 
     private static final String NO_VALUE = "\" has no value";
+    private static final String LOCAL_FAILED = " has an error (at line ";
 
     private final HclEvaluator ev;
     private final List<HclProblem> problems = new ArrayList<>();
@@ -90,11 +91,21 @@ public final class HclEvaluation {
             try {
                 root.local(name, locals.get(name).line(), 0);
             } catch (HclSyntaxException e) {
-                problems.add(HclProblem.of(e));
+                if (!isConsequence(e)) {
+                    problems.add(HclProblem.of(e));
+                }
             }
         }
         HclBody body = body(new HclBody(rest), root, 1);
+        // var files' problems first, then the job file's in file order (problems without a line first)
+        problems.sort(java.util.Comparator.comparingInt((HclProblem p) -> p.file() == null ? 1 : 0)
+                .thenComparingInt(HclProblem::line).thenComparingInt(HclProblem::col));
         return new Result(body, List.copyOf(problems), Set.copyOf(failed));
+    }
+
+    /** A problem that only repeats one reported where it starts: a variable without a value, a failed local. */
+    private static boolean isConsequence(HclSyntaxException e) {
+        return e.getMessage().endsWith(NO_VALUE) || e.getMessage().contains(LOCAL_FAILED);
     }
 
     private HclBody body(HclBody in, HclScope scope, int blockLine) {
@@ -104,7 +115,7 @@ public final class HclEvaluation {
                 try {
                     out.add(new HclAttribute(a.name(), literal(a.value(), scope), a.line()));
                 } catch (HclSyntaxException e) {
-                    if (!e.getMessage().endsWith(NO_VALUE)) { // said once, at the variable block
+                    if (!isConsequence(e)) { // said once, where it starts
                         problems.add(HclProblem.of(e.line() == 0 ? new HclSyntaxException(a.line(), e.getMessage()) : e));
                     }
                     failed.add(blockLine + ":" + a.name());
@@ -223,8 +234,7 @@ public final class HclEvaluation {
                 return localValues.get(name);
             }
             if (localProblems.containsKey(name)) {
-                throw new HclSyntaxException(line, col, "local." + name + " has an error (at line "
-                        + localProblems.get(name).line() + ")");
+                throw new HclSyntaxException(line, col, "local." + name + LOCAL_FAILED + localProblems.get(name).line() + ")");
             }
             HclAttribute def = locals.get(name);
             if (def == null) {

@@ -16,7 +16,9 @@ final class HclVariables {
     private static final List<String> VARIABLE_KEYS = List.of("type", "default", "description", "sensitive", "nullable");
 
     /** A declared variable. */
-    record Declared(String name, HclTypes type, boolean hasDefault, Object dflt, List<HclBlock> validations, int line) {}
+    /** A declared variable; {@code broken} when its block had a problem (reported; no "has no value" then). */
+    record Declared(String name, HclTypes type, boolean hasDefault, Object dflt, List<HclBlock> validations, int line,
+            boolean broken) {}
 
     private HclVariables() {}
 
@@ -72,9 +74,10 @@ final class HclVariables {
                 } catch (ValueException e) {
                     problems.add(new HclProblem(null, b.line(), 0, "variable \"" + name + "\": its default is not a "
                             + HclTypes.show(type) + ": " + e.getMessage()));
+                    ok = false;
                 }
             }
-            out.put(name, new Declared(name, type, hasDefault, dflt, validations, b.line()));
+            out.put(name, new Declared(name, type, hasDefault && ok, dflt, validations, b.line(), !ok));
         }
         return out;
     }
@@ -108,7 +111,7 @@ final class HclVariables {
             fromText(d, text, "-var " + name, ev, empty, problems).ifPresent(v -> values.put(name, v));
         });
         for (Declared d : declared.values()) {
-            if (!values.containsKey(d.name())) {
+            if (!values.containsKey(d.name()) && !d.broken()) {
                 problems.add(new HclProblem(null, d.line(), 0, "variable \"" + d.name() + "\" has no value: give it a default, "
                         + "-var " + d.name() + "=..., a -var-file or " + HclInputs.ENV_PREFIX + d.name()));
             }
