@@ -58,6 +58,7 @@ public final class JobsHandler {
 
     /**
      * Body: Nomad's register request {@code {"Job": {...}}}, or Drover's {@code {"JobHCL": "<jobspec text>"}}
+     * ({@link JobHclRequest}: with {@code "Evaluated": true} and {@code "JobFile"} from {@code drover job run})
      * parsed as HCL under the name {@code request.hcl} (what {@code drover job run} sends for an HCL file, so the
      * agent's one parser reads both shapes and no HCL-to-JSON converter has to be kept in step with it). Answers Nomad's {@code JobRegisterResponse} fields
      * {@code EvalID} (always "": Drover has no evaluations), {@code EvalCreateIndex} (0), {@code JobModifyIndex}
@@ -75,9 +76,7 @@ public final class JobsHandler {
         Job job;
         List<JobFileException> problems;
         try {
-            job = hcl ? JobFileParser.parse("request.hcl",
-                            tree.path("JobHCL").asText().getBytes(java.nio.charset.StandardCharsets.UTF_8))
-                    : JobFileParser.parse("request.json", body);
+            job = hcl ? JobHclRequest.parse(tree) : JobFileParser.parse("request.json", body);
             problems = new java.util.ArrayList<>(JobDriverCheck.check(job, drivers));
         } catch (JobFileException e) {
             throw ApiException.badRequest(lines(e.problems()));

@@ -10,7 +10,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "job",
         mixinStandardHelpOptions = true,
         description = "Job commands (talk to a running agent).",
-        subcommands = {JobRunCommand.class, JobStatusCommand.class, JobStopCommand.class})
+        subcommands = {JobRunCommand.class, JobStatusCommand.class, JobStopCommand.class, JobValidateCommand.class})
 public final class JobCommand implements Callable<Integer> {
     @Spec
     private CommandLine.Model.CommandSpec spec;

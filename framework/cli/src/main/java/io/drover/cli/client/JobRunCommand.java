@@ -45,6 +45,9 @@ public final class JobRunCommand implements Callable<Integer> {
     @Mixin
     private ClientOptions api;
 
+    @Mixin
+    private io.drover.cli.VarOptions vars;
+
     @Option(names = {"-detach", "--detach"},
             description = "Return once the allocations are placed (prints their IDs) instead of waiting for them.")
     private boolean detach;
@@ -63,9 +66,10 @@ public final class JobRunCommand implements Callable<Integer> {
             throw new JobFileException(file.toString(), 0, "",
                     Files.exists(file) ? "not a regular file" : "no such file");
         }
-        Job job = JobFileParser.parse(file); // file:line errors before anything is sent
+        io.drover.core.spec.parse.hcl.HclInputs inputs = vars.inputs(ctx);
+        Job job = JobFileParser.parse(file, inputs); // file:line errors before anything is sent
         ApiClient client = api.client(ctx);
-        JsonNode reg = client.put("/v1/jobs", body(file));
+        JsonNode reg = client.put("/v1/jobs", body(file, inputs));
         List<String> ids = new ArrayList<>();
         reg.path("Allocations").forEach(n -> ids.add(n.asText()));
         ctx.err().println("==> Job \"" + TerminalText.escape(job.id()) + "\" registered: " + ids.size() + " allocation(s) placed");
@@ -85,14 +89,20 @@ public final class JobRunCommand implements Callable<Integer> {
         return failed ? ExitCodes.FAILED : ExitCodes.OK;
     }
 
-    /** The register request: a JSON file as it is, HCL text wrapped as {@code {"JobHCL": ...}}. */
-    static String body(Path file) throws java.io.IOException {
-        String text = Files.readString(file, StandardCharsets.UTF_8);
+    /**
+     * The register request: a JSON file as it is; an HCL file evaluated here (its variables from
+     * {@code inputs}, its {@code file()} calls read beside it) and sent as the literal text
+     * {@code {"JobHCL": ..., "Evaluated": true, "JobFile": "<name>"}}, each item on its line of the file, so
+     * that the agent's messages name the user's file and lines.
+     */
+    static String body(Path file, io.drover.core.spec.parse.hcl.HclInputs inputs) throws Exception {
         if (file.getFileName().toString().toLowerCase(java.util.Locale.ROOT).endsWith(".json")) {
-            return text;
+            return Files.readString(file, StandardCharsets.UTF_8);
         }
         ObjectNode o = ApiClient.JSON.createObjectNode();
-        o.put("JobHCL", text);
+        o.put("JobHCL", JobFileParser.evaluatedText(file, inputs));
+        o.put("Evaluated", true);
+        o.put("JobFile", file.getFileName().toString());
         return o.toString();
     }
 

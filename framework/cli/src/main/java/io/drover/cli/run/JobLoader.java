@@ -6,6 +6,7 @@ import io.drover.core.spec.Job;
 import io.drover.core.spec.parse.JobDriverCheck;
 import io.drover.core.spec.parse.JobFileException;
 import io.drover.core.spec.parse.JobFileParser;
+import io.drover.core.spec.parse.hcl.HclInputs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -27,6 +28,11 @@ final class JobLoader {
     private JobLoader() {}
 
     static Result load(List<Path> files, DriverCatalog drivers, TaskLimits limits) {
+        return load(files, HclInputs.NONE, drivers, limits);
+    }
+
+    /** @param inputs the job variables' values ({@code -var}, {@code -var-file}, {@code NOMAD_VAR_*}) */
+    static Result load(List<Path> files, HclInputs inputs, DriverCatalog drivers, TaskLimits limits) {
         List<Job> jobs = new ArrayList<>();
         List<JobFileException> problems = new ArrayList<>();
         for (Path file : files) {
@@ -36,7 +42,7 @@ final class JobLoader {
                 continue;
             }
             try {
-                Job job = JobFileParser.parse(file);
+                Job job = JobFileParser.parse(file, inputs);
                 List<JobFileException> driverProblems = new ArrayList<>(JobDriverCheck.check(job, drivers));
                 limits.perJobProblem(job).ifPresent(p -> driverProblems.add(
                         new JobFileException(job.source(), 0, "job \"" + job.id() + "\"", p)));

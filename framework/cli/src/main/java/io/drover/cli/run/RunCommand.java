@@ -73,6 +73,9 @@ public final class RunCommand implements Callable<Integer> {
     @Mixin
     private ConfigOption config;
 
+    @Mixin
+    private io.drover.cli.VarOptions vars;
+
     @Option(names = {"-json", "--json"},
             description = "Print the allocations as a JSON array in Nomad's API shape instead of text.")
     private boolean json;
@@ -92,6 +95,7 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        io.drover.core.spec.parse.hcl.HclInputs inputs = vars.inputs(ctx); // a bad -var: nothing starts
         AgentConfig agent = config.load();
         ignoredKeys(agent).ifPresent(line -> ctx.err().println(line));
         if (verbose) {
@@ -108,7 +112,7 @@ public final class RunCommand implements Callable<Integer> {
             registry.problems().forEach(p -> ctx.err().println("Warning: " + TerminalText.escape(p.toString())));
             PluginBlocks.check(agent, registry, ctx.err());
             StaleRunDirs.sweep(data, registry); // what runs killed with SIGKILL left in the temp root
-            JobLoader.Result loaded = JobLoader.load(jobFiles, registry, client.taskLimits());
+            JobLoader.Result loaded = JobLoader.load(jobFiles, inputs, registry, client.taskLimits());
             if (!loaded.ok()) {
                 for (JobFileException p : loaded.problems()) {
                     ctx.err().println("Error: " + TerminalText.escape(p.getMessage()));

@@ -5,7 +5,7 @@ package io.drover.core.spec;
  * them (no cgroups limits); they are what a task reads as {@code NOMAD_CPU_LIMIT}, {@code NOMAD_MEMORY_LIMIT} ...
  *
  * @param cores 0 when unset (then {@code NOMAD_CPU_CORES} is not set)
- * @param memoryMaxMb 0 when unset (then {@code NOMAD_MEMORY_MAX_LIMIT} is not set)
+ * @param memoryMaxMb 0 when unset, -1 for no limit above {@code memoryMb} (Nomad's {@code memory_max = -1}); {@code NOMAD_MEMORY_MAX_LIMIT} is set only when positive
  */
 public record Resources(int cpu, int cores, int memoryMb, int memoryMaxMb) {
     public static final Resources DEFAULT = new Resources(100, 0, 300, 0);

@@ -8,6 +8,10 @@ public class JobFileException extends InputFileException {
         super(file, line, key, problem);
     }
 
+    public JobFileException(String file, int line, int col, String key, String problem) {
+        super(file, line, col, key, problem);
+    }
+
     /**
      * Every problem of the file, in the order found; this one alone unless the parser found several
      * ({@link JobFileProblems}). Callers that show problems to users should show all of these.

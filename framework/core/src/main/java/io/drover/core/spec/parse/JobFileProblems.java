@@ -10,7 +10,8 @@ public final class JobFileProblems extends JobFileException {
     private final List<JobFileException> problems;
 
     private JobFileProblems(List<JobFileException> problems) {
-        super(problems.get(0).file(), problems.get(0).line(), problems.get(0).key(), problems.get(0).problem());
+        super(problems.get(0).file(), problems.get(0).line(), problems.get(0).col(), problems.get(0).key(),
+                problems.get(0).problem());
         this.problems = List.copyOf(problems);
     }
 

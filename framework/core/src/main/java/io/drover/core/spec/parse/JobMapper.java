@@ -49,6 +49,17 @@ final class JobMapper {
 
     private JobMapper() {}
 
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> out = new ArrayList<>(a);
+        out.addAll(b);
+        return List.copyOf(out);
+    }
+
+    /** The cluster blocks are the jobspec's (HCL); Nomad's API JSON spells them otherwise (JsonJobShape's part). */
+    private static List<String> cluster(Vocabulary vocab, List<String> keys) {
+        return vocab.nanosecondDurations() ? List.of() : keys;
+    }
+
     /** @return the job, or null when {@code problems} got any problem (all of them recorded, in file order) */
     static Job map(Node.Mapping file, Vocabulary vocab, String source, Problems problems) {
         MapReader root = MapReader.open(file, "", vocab, List.of(), List.of("job"), problems);
@@ -80,8 +91,9 @@ final class JobMapper {
         } else if (id.chars().anyMatch(Character::isWhitespace)) {
             p.add(new TreeProblem(field.line(), "job \"" + id + "\"", "the job id must not contain spaces"));
         }
-        MapReader r = MapReader.open((Node.Mapping) field.value(), "job \"" + id + "\"", vocab, JOB_KEYS,
-                List.of("group"), p);
+        MapReader r = MapReader.open((Node.Mapping) field.value(), "job \"" + id + "\"", vocab,
+                concat(JOB_KEYS, cluster(vocab, ClusterBlocks.JOB_SINGLE)), List.of("group"), p);
+        ClusterBlocks.check(r, p);
         String name = p.read(() -> r.string("name", id), id);
         java.util.Optional<String> nameProblem = SafeName.textProblem(name);
         boolean idReported = p.size() != before;
@@ -178,8 +190,10 @@ final class JobMapper {
         } else {
             p.read(() -> safeName(field, path, "the group name", name), null);
         }
-        MapReader r = MapReader.open((Node.Mapping) field.value(), path, job.vocabulary(), GROUP_KEYS,
-                List.of("task"), p);
+        MapReader r = MapReader.open((Node.Mapping) field.value(), path, job.vocabulary(),
+                concat(GROUP_KEYS, cluster(job.vocabulary(), ClusterBlocks.GROUP_SINGLE)),
+                concat(List.of("task"), cluster(job.vocabulary(), ClusterBlocks.GROUP_REPEATABLE)), p);
+        ClusterBlocks.check(r, p);
         int count = (int) (long) p.read(() -> r.integer("count", 1, 0, MAX_ALLOCATIONS), 1L);
         RestartPolicy restart = restart(r.child("restart", RESTART_KEYS, List.of(), p), type.defaultRestart(), p);
         Duration maxRuntime = p.read(() -> r.duration("max_runtime", null, true), null);
@@ -245,8 +259,10 @@ final class JobMapper {
             SafeName.taskProblem(name).ifPresent(problem ->
                     p.add(new TreeProblem(field.line(), path, "the task name " + problem)));
         }
-        MapReader r = MapReader.open((Node.Mapping) field.value(), path, group.vocabulary(), TASK_KEYS,
-                List.of("artifact", "template"), p);
+        MapReader r = MapReader.open((Node.Mapping) field.value(), path, group.vocabulary(),
+                concat(TASK_KEYS, cluster(group.vocabulary(), ClusterBlocks.TASK_SINGLE)),
+                concat(List.of("artifact", "template"), cluster(group.vocabulary(), ClusterBlocks.TASK_REPEATABLE)), p);
+        ClusterBlocks.check(r, p);
         String driver = null;
         if (!r.has("driver")) {
             p.add(r.problem("driver", "is required (e.g. driver = \"raw_exec\")"));

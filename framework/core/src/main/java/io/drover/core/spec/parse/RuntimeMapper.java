@@ -54,7 +54,7 @@ final class RuntimeMapper {
         int cores = (int) (long) p.read(() -> r.integer("cores", 0, 0, Integer.MAX_VALUE), 0L);
         int memory = (int) (long) p.read(() -> r.integer("memory", d.memoryMb(), 0, Integer.MAX_VALUE),
                 (long) d.memoryMb());
-        int memoryMax = (int) (long) p.read(() -> r.integer("memory_max", 0, 0, Integer.MAX_VALUE), 0L);
+        int memoryMax = (int) (long) p.read(() -> r.integer("memory_max", 0, -1, Integer.MAX_VALUE), 0L);
         return new Resources(cpu, cores, memory, memoryMax);
     }
 }

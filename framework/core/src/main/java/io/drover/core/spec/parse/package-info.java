@@ -5,7 +5,8 @@
  *
  * <h2>Pipeline</h2>
  * bytes → {@link io.drover.core.spec.parse.tree.SourceText} (strict UTF-8, "not a text file") → HCL
- * ({@link io.drover.core.spec.parse.hcl.HclParser} then {@link io.drover.core.spec.parse.tree.HclTrees}) or JSON
+ * ({@link io.drover.core.spec.parse.hcl.HclParser}, {@link io.drover.core.spec.parse.hcl.HclEvaluation}:
+ * variables, locals, expressions, functions, dynamic blocks; then {@link io.drover.core.spec.parse.tree.HclTrees}) or JSON
  * ({@link io.drover.core.spec.parse.tree.JsonTrees} then {@code JsonJobShape}, which renames Nomad's API keys
  * to the jobspec's) → one neutral tree with lines → {@code JobMapper}, the only place that knows the schema,
  * the defaults and the validation rules.

@@ -77,7 +77,7 @@ class JobFileMutationPropertyTest {
         try {
             job = JobFileParser.parse(mutant.name(), mutant.bytes());
         } catch (JobFileException e) {
-            assertThat(e.getMessage()).matches(Pattern.quote(mutant.name()) + "(:[1-9][0-9]*)?: \\S.*")
+            assertThat(e.getMessage()).matches(Pattern.quote(mutant.name()) + "(:[1-9][0-9]*(:[1-9][0-9]*)?)?: \\S.*")
                     .doesNotContain("\n").doesNotContain("cannot read the job file (");
             assertThat(e.file()).isEqualTo(mutant.name());
             return;

@@ -17,6 +17,8 @@ public final class HclLexer {
     private final String src;
     private int pos;
     private int line = 1;
+    /** Index of the first character of the current line, minus the column offset of the first line. */
+    private int lineStart;
     private final List<HclToken> tokens = new ArrayList<>();
 
     private HclLexer(String src) {
@@ -25,9 +27,23 @@ public final class HclLexer {
 
     /** @return the tokens of {@code text}, always ending with an {@link Kind#EOF} token */
     public static List<HclToken> tokenize(String text) throws HclSyntaxException {
+        return tokenize(text, 1, 1);
+    }
+
+    /**
+     * Tokens of a piece of text that starts at {@code line}:{@code col} of its file (the expression inside a
+     * template's {@code ${...}}), so that positions stay those of the file.
+     */
+    public static List<HclToken> tokenize(String text, int line, int col) throws HclSyntaxException {
         HclLexer lexer = new HclLexer(text);
+        lexer.line = line;
+        lexer.lineStart = -(col - 1);
         lexer.run();
         return lexer.tokens;
+    }
+
+    private int col() {
+        return pos - lineStart + 1;
     }
 
     private void run() throws HclSyntaxException {
@@ -37,6 +53,7 @@ public final class HclLexer {
                 add(Kind.NEWLINE, "\n");
                 pos++;
                 line++;
+                lineStart = pos;
             } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\uFEFF') {
                 pos++;
             } else if (c == '#' || (c == '/' && peek(1) == '/')) {
@@ -64,10 +81,31 @@ public final class HclLexer {
     }
 
     private void add(Kind kind, String text) {
-        tokens.add(new HclToken(kind, text, line));
+        tokens.add(new HclToken(kind, text, line, col()));
     }
 
     private void punctuation(char c) throws HclSyntaxException {
+        String two = pos + 1 < src.length() ? src.substring(pos, pos + 2) : "";
+        Kind pair = switch (two) {
+            case "==" -> Kind.EQEQ;
+            case "!=" -> Kind.NEQ;
+            case "<=" -> Kind.LE;
+            case ">=" -> Kind.GE;
+            case "&&" -> Kind.AND;
+            case "||" -> Kind.OR;
+            case "=>" -> Kind.ARROW;
+            default -> null;
+        };
+        if (pair != null) {
+            add(pair, two);
+            pos += 2;
+            return;
+        }
+        if (src.startsWith("...", pos)) {
+            add(Kind.ELLIPSIS, "...");
+            pos += 3;
+            return;
+        }
         Kind kind = switch (c) {
             case '{' -> Kind.LBRACE;
             case '}' -> Kind.RBRACE;
@@ -77,6 +115,17 @@ public final class HclLexer {
             case ':' -> Kind.COLON;
             case ',' -> Kind.COMMA;
             case '-' -> Kind.MINUS;
+            case '.' -> Kind.DOT;
+            case '(' -> Kind.LPAREN;
+            case ')' -> Kind.RPAREN;
+            case '+' -> Kind.PLUS;
+            case '*' -> Kind.STAR;
+            case '/' -> Kind.SLASH;
+            case '%' -> Kind.PERCENT;
+            case '<' -> Kind.LT;
+            case '>' -> Kind.GT;
+            case '!' -> Kind.BANG;
+            case '?' -> Kind.QUESTION;
             default -> null;
         };
         if (kind == null) {
@@ -114,6 +163,7 @@ public final class HclLexer {
             }
             if (c == '\n') {
                 line++;
+                lineStart = pos + 1;
                 sawNewline = true;
             }
             pos++;
@@ -125,6 +175,7 @@ public final class HclLexer {
 
     private void identifier() {
         int start = pos;
+        int startCol = col();
         while (pos < src.length()) {
             char c = src.charAt(pos);
             if (Character.isLetterOrDigit(c) || c == '_' || c == '-') {
@@ -133,11 +184,12 @@ public final class HclLexer {
                 break;
             }
         }
-        add(Kind.IDENT, src.substring(start, pos));
+        tokens.add(new HclToken(Kind.IDENT, src.substring(start, pos), line, startCol));
     }
 
     private void number() throws HclSyntaxException {
         int start = pos;
+        int startCol = col();
         digits();
         if (peek(0) == '.' && isDigit(peek(1))) {
             pos++;
@@ -156,7 +208,7 @@ public final class HclLexer {
             String word = src.substring(start, end);
             throw new HclSyntaxException(line, "unexpected " + word + " (quote it: \"" + word + "\")");
         }
-        add(Kind.NUMBER, src.substring(start, pos));
+        tokens.add(new HclToken(Kind.NUMBER, src.substring(start, pos), line, startCol));
     }
 
     private void digits() {
@@ -171,6 +223,7 @@ public final class HclLexer {
 
     private void quotedString() throws HclSyntaxException {
         int startLine = line;
+        int startCol = col();
         StringBuilder sb = new StringBuilder();
         pos++;
         while (true) {
@@ -193,7 +246,7 @@ public final class HclLexer {
                 pos++;
             }
         }
-        tokens.add(new HclToken(Kind.STRING, sb.toString(), startLine));
+        tokens.add(new HclToken(Kind.STRING, sb.toString(), startLine, startCol));
     }
 
     private void escape(StringBuilder sb) throws HclSyntaxException {
@@ -273,6 +326,7 @@ public final class HclLexer {
 
     private void heredoc() throws HclSyntaxException {
         int startLine = line;
+        int startCol = col();
         pos += 2;
         boolean indented = peek(0) == '-';
         if (indented) {
@@ -294,6 +348,7 @@ public final class HclLexer {
         }
         pos++;
         line++;
+        lineStart = pos;
         List<String> lines = new ArrayList<>();
         while (true) {
             if (pos >= src.length()) {
@@ -312,8 +367,10 @@ public final class HclLexer {
             lines.add(text);
             pos = eol < 0 ? src.length() : eol + 1;
             line++;
+            lineStart = pos;
         }
         String value = indented ? HeredocIndent.strip(lines) : String.join("\n", lines) + (lines.isEmpty() ? "" : "\n");
-        tokens.add(new HclToken(Kind.STRING, value, startLine));
+        // column 0: a heredoc's text starts on the line after its marker; template positions use line + 1
+        tokens.add(new HclToken(Kind.STRING, value, startLine, -startCol));
     }
 }

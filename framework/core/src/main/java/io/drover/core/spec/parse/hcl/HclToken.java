@@ -6,12 +6,21 @@ package io.drover.core.spec.parse.hcl;
  * @param kind what the token is
  * @param text identifier name, string content (escapes resolved, {@code ${...}} kept verbatim), or number text
  * @param line 1-based line where the token starts
+ * @param col 1-based column where the token starts (0 when unknown); for a heredoc the negated column of its
+ *     {@code <<} (its text starts on the next line)
  */
-public record HclToken(Kind kind, String text, int line) {
+public record HclToken(Kind kind, String text, int line, int col) {
 
-    /** Token kinds. {@link #STRING} covers quoted strings and heredocs. */
+    public HclToken(Kind kind, String text, int line) {
+        this(kind, text, line, 0);
+    }
+
+    /** Token kinds. {@link #STRING} covers quoted strings and heredocs (both are templates). */
     public enum Kind {
-        IDENT, STRING, NUMBER, LBRACE, RBRACE, LBRACKET, RBRACKET, EQUALS, COLON, COMMA, MINUS, NEWLINE, EOF
+        IDENT, STRING, NUMBER, LBRACE, RBRACE, LBRACKET, RBRACKET, EQUALS, COLON, COMMA, MINUS, NEWLINE, EOF,
+        // expression operators (HCL2)
+        DOT, ELLIPSIS, LPAREN, RPAREN, PLUS, STAR, SLASH, PERCENT, EQEQ, NEQ, LT, LE, GT, GE, AND, OR, BANG,
+        QUESTION, ARROW
     }
 
     /** How the token reads in an error message: {@code newline}, {@code "{"}, {@code identifier foo}. */

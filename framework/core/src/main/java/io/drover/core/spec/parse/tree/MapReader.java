@@ -141,6 +141,10 @@ public final class MapReader {
         if (f.get().value() instanceof Node.Scalar s && s.value() instanceof Boolean b) {
             return b;
         }
+        if (vocab.convertStrings() && f.get().value() instanceof Node.Scalar s
+                && ("true".equals(s.value()) || "false".equals(s.value()))) {
+            return Boolean.parseBoolean((String) s.value()); // HCL2 converts "true" to true
+        }
         throw wrongType(f.get(), "true or false");
     }
 
@@ -155,7 +159,8 @@ public final class MapReader {
         if (f.isEmpty()) {
             return dflt;
         }
-        if (!(f.get().value() instanceof Node.Scalar s) || !(s.value() instanceof Long n)) {
+        Long n = f.get().value() instanceof Node.Scalar s ? wholeNumber(s.value()) : null;
+        if (n == null) {
             throw wrongType(f.get(), "a whole number");
         }
         if (n < min) {
@@ -165,6 +170,17 @@ public final class MapReader {
             throw problem(key, "must be at most " + max + " (got " + n + ")");
         }
         return n;
+    }
+
+    /** A Long, or (when the vocabulary converts strings, as HCL2 does) a string of one; else null. */
+    private Long wholeNumber(Object v) {
+        if (v instanceof Long n) {
+            return n;
+        }
+        if (vocab.convertStrings() && v instanceof String str && str.strip().matches("-?\\d{1,18}")) {
+            return Long.parseLong(str.strip());
+        }
+        return null;
     }
 
     /**

@@ -1,0 +1,117 @@
+package io.drover.core.spec.parse;
+
+import io.drover.core.spec.parse.tree.Field;
+import io.drover.core.spec.parse.tree.MapReader;
+import io.drover.core.spec.parse.tree.Node;
+import io.drover.core.spec.parse.tree.Problems;
+import io.drover.core.spec.parse.tree.TreeProblem;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The jobspec blocks a cluster gives their meaning ({@code update}, {@code reschedule}, {@code migrate},
+ * {@code scaling}, {@code ephemeral_disk}, {@code node_pool}): accepted and checked (keys and value types, as
+ * Nomad's parser checks them), so that a Nomad job file validates as written; one node has nothing to roll,
+ * reschedule elsewhere, migrate or scale, so they change nothing at run time. And the blocks that need a
+ * service Drover does not have, each refused in one line naming it and where it is: {@code vault} (Vault),
+ * {@code consul} and a {@code service} whose provider is Consul (Consul), {@code connect} (Consul Connect), a
+ * CSI {@code volume} (CSI). A {@code service} with {@code provider = "nomad"} needs no Consul and is accepted
+ * (checked, not registered: Drover keeps no service catalog). Pure.
+ */
+final class ClusterBlocks {
+    static final List<String> JOB_SINGLE = List.of("update", "reschedule", "migrate", "node_pool", "vault", "consul");
+    static final List<String> GROUP_SINGLE = List.of("update", "reschedule", "migrate", "scaling", "ephemeral_disk",
+            "vault", "consul");
+    static final List<String> GROUP_REPEATABLE = List.of("service", "volume");
+    static final List<String> TASK_SINGLE = List.of("vault", "consul");
+    static final List<String> TASK_REPEATABLE = List.of("service", "volume_mount");
+
+    private static final Map<String, List<String>> KEYS = Map.of(
+            "update", List.of("max_parallel", "health_check", "min_healthy_time", "healthy_deadline",
+                    "progress_deadline", "auto_revert", "auto_promote", "canary", "stagger"),
+            "reschedule", List.of("attempts", "interval", "delay", "delay_function", "max_delay", "unlimited"),
+            "migrate", List.of("max_parallel", "health_check", "min_healthy_time", "healthy_deadline"),
+            "scaling", List.of("min", "max", "enabled", "policy"),
+            "ephemeral_disk", List.of("size", "migrate", "sticky"));
+    private static final List<String> DURATIONS = List.of("min_healthy_time", "healthy_deadline",
+            "progress_deadline", "stagger", "interval", "delay", "max_delay");
+    private static final List<String> BOOLS = List.of("auto_revert", "auto_promote", "unlimited", "enabled", "migrate",
+            "sticky");
+    private static final List<String> STRINGS = List.of("health_check", "delay_function");
+
+    private ClusterBlocks() {}
+
+    /** Checks the level's cluster blocks in {@code r}, recording problems in {@code p}. */
+    static void check(MapReader r, Problems p) {
+        for (String key : KEYS.keySet()) {
+            if (!r.has(key)) {
+                continue;
+            }
+            MapReader b = r.child(key, KEYS.get(key), key.equals("scaling") ? List.of() : List.of(), p);
+            if (b == null) {
+                continue;
+            }
+            for (String k : KEYS.get(key)) {
+                if (DURATIONS.contains(k) && !(key.equals("ephemeral_disk"))) {
+                    p.read(() -> b.duration(k, null, false), null);
+                } else if (BOOLS.contains(k) && !(key.equals("migrate") && k.equals("migrate"))) {
+                    p.read(() -> b.bool(k), null);
+                } else if (STRINGS.contains(k)) {
+                    p.read(() -> b.string(k, null), null);
+                } else if (k.equals("policy")) {
+                    p.read(() -> b.anyMap(k), null);
+                } else {
+                    p.read(() -> b.integer(k, 0, k.equals("min") || k.equals("max") ? 0 : 0, Long.MAX_VALUE), 0L);
+                }
+            }
+        }
+        if (r.has("node_pool")) {
+            p.read(() -> r.string("node_pool", null), null);
+        }
+        for (String needs : List.of("vault", "consul")) {
+            r.field(needs).ifPresent(f -> p.add(needs(f, r, needs.equals("vault") ? "Vault" : "Consul")));
+        }
+        for (Field f : r.all("service")) {
+            service(f, r, p);
+        }
+        for (Field f : r.all("volume")) {
+            Node.Mapping m = f.value() instanceof Node.Mapping mm ? mm : null;
+            boolean csi = m != null && m.fields().stream().anyMatch(x -> "type".equals(x.key())
+                    && x.value() instanceof Node.Scalar s && "csi".equals(s.value()));
+            p.add(csi ? needs(f, r, "CSI") : new TreeProblem(f.line(), MapReader.join(r.path(), "volume"),
+                    "host volumes are not supported by Drover yet"));
+        }
+        for (Field f : r.all("volume_mount")) {
+            p.add(new TreeProblem(f.line(), MapReader.join(r.path(), "volume_mount"), "volumes are not supported by Drover yet"));
+        }
+    }
+
+    private static TreeProblem needs(Field f, MapReader r, String what) {
+        return new TreeProblem(f.line(), MapReader.join(r.path(), f.name()), "needs " + what + " (" + f.name()
+                + " block, line " + f.line() + "), which one Drover node does not have");
+    }
+
+    private static void service(Field f, MapReader r, Problems p) {
+        if (!(f.value() instanceof Node.Mapping m)) {
+            p.add(new TreeProblem(f.line(), MapReader.join(r.path(), "service"), "must be a block: service { ... }"));
+            return;
+        }
+        String provider = "consul";
+        Field connect = null;
+        for (Field x : m.fields()) {
+            if ("provider".equals(x.key()) && x.value() instanceof Node.Scalar s && s.value() instanceof String str) {
+                provider = str;
+            } else if ("connect".equals(x.key())) {
+                connect = x;
+            }
+        }
+        if (connect != null) {
+            p.add(new TreeProblem(connect.line(), MapReader.join(r.path(), "service > connect"), "needs Consul Connect "
+                    + "(connect block, line " + connect.line() + "), which one Drover node does not have"));
+        } else if (!provider.equals("nomad")) {
+            p.add(new TreeProblem(f.line(), MapReader.join(r.path(), "service"), "needs Consul (service block, line " + f.line()
+                    + ", provider \"" + provider + "\"), which one Drover node does not have; "
+                    + "provider = \"nomad\" needs none"));
+        }
+    }
+}
