@@ -33,6 +33,7 @@ public final class Main implements Callable<Integer> {
      * reflection, and building every subcommand cost ~80 ms of {@code drover run}'s start-up.
      */
     private static final Map<String, Class<?>> SUBCOMMANDS = subcommands();
+    private static final java.util.Set<String> ROOT_HELP = java.util.Set.of("-h", "--help");
 
     private static Map<String, Class<?>> subcommands() {
         Map<String, Class<?>> m = new LinkedHashMap<>();
@@ -83,12 +84,16 @@ public final class Main implements Callable<Integer> {
 
     /** Every command and subcommand (for {@link CdsTraining}'s list of helps). */
     static CommandLine model(CliContext ctx) {
-        return build(new String[0], ctx);
+        CommandLine cmd = new CommandLine(new Main(), new ContextFactory(ctx));
+        ContextFactory factory = new ContextFactory(ctx);
+        SUBCOMMANDS.forEach((name, type) -> cmd.addSubcommand(name, create(factory, type)));
+        return cmd;
     }
 
     /**
      * The model of the command line: when it names a command (and a subcommand of a group such as {@code alloc
-     * status}), only that one is built; otherwise (usage, {@code --help}) every command is.
+     * status}), only that one is built; for the root's usage ({@code drover}, {@code drover --help}) each command
+     * is only named and described; otherwise (a usage error) every command is built.
      */
     private static CommandLine build(String[] args, CliContext ctx) {
         CommandLine cmd = new CommandLine(new Main(), new ContextFactory(ctx));
@@ -97,6 +102,10 @@ public final class Main implements Callable<Integer> {
         Class<?> only = args.length > 0 ? SUBCOMMANDS.get(args[0]) : null;
         if (only != null && only != CommandLine.HelpCommand.class) {
             cmd.addSubcommand(args[0], args.length > 1 ? group(factory, only, args[1]) : create(factory, only));
+        } else if (args.length == 0 || (args.length == 1 && ROOT_HELP.contains(args[0]))) {
+            // the root's usage lists each command's name and description only: no need to build their models
+            SUBCOMMANDS.forEach((name, type) -> cmd.addSubcommand(name, type == CommandLine.HelpCommand.class
+                    ? create(factory, type) : listed(name, type)));
         } else {
             SUBCOMMANDS.forEach((name, type) -> cmd.addSubcommand(name, create(factory, type)));
         }
@@ -121,6 +130,17 @@ public final class Main implements Callable<Integer> {
             }
         }
         return create(factory, type);
+    }
+
+    /** A command as the root's usage lists it: its name and description, nothing to run. */
+    private static CommandLine listed(String name, Class<?> type) {
+        CommandLine.Model.CommandSpec spec = CommandLine.Model.CommandSpec.wrapWithoutInspection(type).name(name);
+        Command c = type.getAnnotation(Command.class);
+        if (c != null) {
+            spec.aliases(c.aliases());
+            spec.usageMessage().description(c.description()).hidden(c.hidden());
+        }
+        return new CommandLine(spec);
     }
 
     private static Object newInstance(ContextFactory factory, Class<?> type) {

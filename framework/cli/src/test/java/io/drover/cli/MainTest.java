@@ -17,6 +17,18 @@ class MainTest {
         assertThat(run.out()).contains("run", "plugin", "Exit codes");
     }
 
+    /** The root's usage lists the commands without building their models: the text is the full model's. */
+    @Test
+    void rootUsageIsTheFullModelsUsage() {
+        String full = Main.model(CliContext.of(System.out, System.err)).getUsageMessage();
+
+        assertThat(CliRun.of("--help").out()).isEqualTo(full);
+        assertThat(CliRun.of("-h").out()).isEqualTo(full);
+        CliRun bare = CliRun.of();
+        assertThat(bare.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(bare.err()).isEqualTo(full);
+    }
+
     @Test
     void runHelpDescribesEveryFlag() {
         CliRun run = CliRun.of("run", "--help");
