@@ -111,7 +111,9 @@ func TestHandshakeAndSchemas(t *testing.T) {
 	if err != nil {
 		t.Fatalf("ConfigSchema: %v", err)
 	}
-	if a := schema.Spec.GetObject().GetAttributes()["enabled"].GetAttr(); a == nil || a.Type != "bool" {
+	enabled := schema.Spec.GetObject().GetAttributes()["enabled"]
+	if a := enabled.GetDefault().GetPrimary().GetAttr(); a == nil || a.Type != "bool" ||
+		enabled.GetDefault().GetDefault().GetLiteral().GetValue() != "false" {
 		t.Fatalf("plugin schema has no bool enabled: %v", schema.Spec)
 	}
 

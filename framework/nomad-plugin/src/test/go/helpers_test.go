@@ -47,9 +47,20 @@ func encode(t *testing.T, spec *hclpb.Spec, values map[string]interface{}) []byt
 	types := map[string]cty.Type{}
 	vals := map[string]cty.Value{}
 	for name, s := range attrs {
-		ty := ctyType(t, s.GetAttr().GetType())
+		attr, dflt := s.GetAttr(), cty.NilVal
+		if d := s.GetDefault(); d != nil { // hcldec's Default: the literal when the user sets nothing
+			attr = d.GetPrimary().GetAttr()
+			dflt = literal(t, d.GetDefault().GetLiteral().GetValue(), ctyType(t, attr.GetType()))
+		}
+		if attr == nil {
+			t.Fatalf("unexpected spec for %s: %v", name, s)
+		}
+		ty := ctyType(t, attr.GetType())
 		types[name] = ty
 		vals[name] = cty.NullVal(ty)
+		if dflt != cty.NilVal {
+			vals[name] = dflt
+		}
 	}
 	for k, v := range values {
 		if _, ok := types[k]; !ok {
@@ -63,6 +74,23 @@ func encode(t *testing.T, spec *hclpb.Spec, values map[string]interface{}) []byt
 		t.Fatalf("msgpack: %v", err)
 	}
 	return raw
+}
+
+// literal evaluates the HCL literals Drover's defaults use: bools, numbers, quoted strings; others stay null.
+func literal(t *testing.T, expr string, ty cty.Type) cty.Value {
+	switch {
+	case ty == cty.Bool && (expr == "true" || expr == "false"):
+		return cty.BoolVal(expr == "true")
+	case ty == cty.Number:
+		if n, err := strconv.ParseFloat(expr, 64); err == nil {
+			return cty.NumberFloatVal(n)
+		}
+	case ty == cty.String && len(expr) >= 2 && expr[0] == '"':
+		if s, err := strconv.Unquote(expr); err == nil {
+			return cty.StringVal(s)
+		}
+	}
+	return cty.NullVal(ty)
 }
 
 // rawObject encodes values as an object of exactly those attributes (what no schema-checked client sends).

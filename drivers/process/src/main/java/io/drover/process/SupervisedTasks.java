@@ -186,21 +186,29 @@ public final class SupervisedTasks {
 
     /**
      * Output through pipes to files rotated per the task's {@code logs} block; or null (the task writes straight to
-     * its {@code stdoutPath} and {@code stderrPath}) when both exist and are not regular files: the FIFOs a Nomad
-     * client's log collector reads (Drover's plugin for Nomad, docs/nomad.md), where the collector rotates.
+     * its {@code stdoutPath} and {@code stderrPath}) when both are FIFOs named {@code *.fifo}: the ones a Nomad
+     * client's log collector creates and reads ({@code alloc/logs/.<task>.stdout.fifo}, Drover's plugin for Nomad,
+     * docs/nomad.md), which rotates the output itself. Drover's agent never names a log path so, and a FIFO a task
+     * plants at its own log path is not one: that output is still rotated into {@code <path>.N} files.
      */
     public static LogRotation rotation(TaskConfig task) {
-        if (special(task.stdoutPath()) && special(task.stderrPath())) {
+        if (nomadFifo(task.stdoutPath()) && nomadFifo(task.stderrPath())) {
             return null;
         }
         return new LogRotation(task.logMaxFiles(), task.logMaxFileSize(), LogRotation.DEFAULT_BUFFER);
     }
 
-    private static boolean special(java.nio.file.Path p) {
-        return java.nio.file.Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)
-                && !java.nio.file.Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)
-                && !java.nio.file.Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)
-                && !java.nio.file.Files.isSymbolicLink(p);
+    private static boolean nomadFifo(java.nio.file.Path p) {
+        if (p.getFileName() == null || !p.getFileName().toString().endsWith(".fifo")) {
+            return false;
+        }
+        try {
+            int mode = (Integer) java.nio.file.Files.getAttribute(p, "unix:mode",
+                    java.nio.file.LinkOption.NOFOLLOW_LINKS);
+            return (mode & 0170000) == 0010000; // S_IFIFO
+        } catch (java.io.IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return false;
+        }
     }
 
     private Entry entry(String taskId) throws TaskNotFoundException {

@@ -19,7 +19,7 @@ public final class BenchSuite {
         for (Bench b : List.of(new LaunchBench(), new LifecycleBench(), new EscalationBench(false),
                 new EscalationBench(true), new MaxRuntimeBench(), new GcBench(),
                 new ConcurrentTasksBench(), new StoreEventsBench(), new SeedRunBench(), new AgentStartBench(),
-                new AllocGetBench(), new CliBench())) {
+                new AllocGetBench(), new CliBench(), new NomadPluginBench())) {
             m.put(b.name(), b);
         }
         return m;

@@ -45,16 +45,10 @@ public final class NomadPlugin {
             problems.forEach(p -> err.println("Error: " + p));
             return 1;
         }
-        Optional<DriverSchemas.Schemas> schemas = DriverSchemas.of(driver);
-        if (schemas.isEmpty()) {
-            err.println("Error: driver \"" + driver + "\": no Nomad schema is known for it; drover nomad-plugin serves "
-                    + String.join(", ", DriverSchemas.known()));
-            return 1;
-        }
         Path dir = config.pluginDir() != null ? config.pluginDir() : pluginDir;
         Map<String, Object> block = config.plugins().getOrDefault(driver, Map.of());
         try (RealTimers timers = new RealTimers()) {
-            PluginHost host = new PluginHost(driver, schemas.get(), dir, block, timers);
+            PluginHost host = new PluginHost(driver, dir, block, timers);
             PluginServer server = new PluginServer(host, VERSION);
             int port;
             try {

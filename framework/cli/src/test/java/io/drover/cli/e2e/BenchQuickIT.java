@@ -57,7 +57,7 @@ class BenchQuickIT {
         assertThat(errors).as("benches that failed to measure; stderr:%n%s", log).isEmpty();
         assertThat(p.exitValue()).as("exit code; stderr:%n%s", log).isZero();
         assertThat(benches).containsExactlyInAnyOrder("launch", "lifecycle", "escalation", "escalation_poststop",
-                "max_runtime", "gc", "concurrent", "store", "seed_run", "agent_start", "alloc_get", "cli");
+                "max_runtime", "gc", "concurrent", "store", "seed_run", "agent_start", "alloc_get", "cli", "nomad_plugin");
         System.out.printf("drover bench --quick: %.1f s%n%s", seconds, log);
         assertThat(NoProcessLeft.under(work)).isEmpty();
     }

@@ -38,8 +38,12 @@ final class BasePluginService extends BasePluginGrpc.BasePluginImplBase {
 
     @Override
     public void configSchema(ConfigSchemaRequest request, StreamObserver<ConfigSchemaResponse> response) {
-        response.onNext(ConfigSchemaResponse.newBuilder().setSpec(host.schemas().plugin().toHclSpec()).build());
-        response.onCompleted();
+        try {
+            response.onNext(ConfigSchemaResponse.newBuilder().setSpec(host.schemas().plugin().toHclSpec()).build());
+            response.onCompleted();
+        } catch (ConfigProblems e) {
+            response.onError(Status.FAILED_PRECONDITION.withDescription(e.getMessage()).asRuntimeException());
+        }
     }
 
     @Override

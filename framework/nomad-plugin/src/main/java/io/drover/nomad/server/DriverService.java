@@ -77,7 +77,11 @@ final class DriverService extends DriverGrpc.DriverImplBase {
 
     @Override
     public void taskConfigSchema(TaskConfigSchemaRequest request, StreamObserver<TaskConfigSchemaResponse> response) {
-        reply(response, TaskConfigSchemaResponse.newBuilder().setSpec(host.schemas().task().toHclSpec()).build());
+        try {
+            reply(response, TaskConfigSchemaResponse.newBuilder().setSpec(host.schemas().task().toHclSpec()).build());
+        } catch (io.drover.nomad.wire.ConfigProblems e) {
+            response.onError(Status.FAILED_PRECONDITION.withDescription(e.getMessage()).asRuntimeException());
+        }
     }
 
     @Override

@@ -23,7 +23,7 @@ import java.util.Optional;
  */
 public final class PluginHost implements AutoCloseable {
     private final String driverName;
-    private final DriverSchemas.Schemas schemas;
+    private DriverSchemas.Schemas schemas; // guarded by this; found on first use
     private final Path pluginDir;
     private final Map<String, Object> fileConfig;
     private final Timers timers;
@@ -33,10 +33,8 @@ public final class PluginHost implements AutoCloseable {
 
     private record Loaded(DriverRegistry registry, TaskDriver driver, NomadTasks tasks) {}
 
-    public PluginHost(String driverName, DriverSchemas.Schemas schemas, Path pluginDir, Map<String, Object> fileConfig,
-            Timers timers) {
+    public PluginHost(String driverName, Path pluginDir, Map<String, Object> fileConfig, Timers timers) {
         this.driverName = driverName;
-        this.schemas = schemas;
         this.pluginDir = pluginDir;
         this.fileConfig = Map.copyOf(fileConfig);
         this.timers = timers;
@@ -46,7 +44,36 @@ public final class PluginHost implements AutoCloseable {
         return driverName;
     }
 
-    public DriverSchemas.Schemas schemas() {
+    /**
+     * The driver's plugin-block and task-config schemas. Nomad asks for them before it configures the plugin, so the
+     * first call loads the plugin directory once with the {@code -config} file's block (a probe, closed at once) to
+     * read the schemas the driver declares; a driver that declares none is served with Drover's table
+     * ({@link DriverSchemas}).
+     *
+     * @throws ConfigProblems when the driver is not in the plugin directory or no schema is known for it
+     */
+    public synchronized DriverSchemas.Schemas schemas() throws ConfigProblems {
+        if (schemas != null) {
+            return schemas;
+        }
+        io.drover.core.driver.DriverSchemas declared = io.drover.core.driver.DriverSchemas.NONE;
+        List<String> why = List.of();
+        try (DriverRegistry probe = DriverRegistry.load(pluginDir, Map.of(driverName, fileConfig), timers)) {
+            Optional<io.drover.core.driver.DriverInfo> info = probe.drivers().stream()
+                    .filter(d -> d.name().equals(driverName)).findFirst();
+            if (info.isPresent()) {
+                declared = info.get().schemas();
+            } else {
+                why = probe.problems().isEmpty() ? List.of("no driver \"" + driverName + "\" in " + pluginDir)
+                        : probe.problems();
+            }
+        }
+        Optional<DriverSchemas.Schemas> found = DriverSchemas.resolve(driverName, declared);
+        if (found.isEmpty()) {
+            throw new ConfigProblems("driver \"" + driverName + "\"", why.isEmpty()
+                    ? List.of("it declares no config schema and Drover knows none for it") : why);
+        }
+        schemas = found.get();
         return schemas;
     }
 
@@ -65,6 +92,7 @@ public final class PluginHost implements AutoCloseable {
      * @throws ConfigProblems naming the bad keys or the driver's refusal
      */
     public synchronized void configure(byte[] msgpack) throws ConfigProblems {
+        DriverSchemas.Schemas schemas = schemas();
         Map<String, Object> config = new LinkedHashMap<>(fileConfig);
         config.putAll(schemas.plugin().decode(msgpack));
         if (configuredWith != null) {

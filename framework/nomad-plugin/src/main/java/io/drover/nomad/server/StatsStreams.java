@@ -18,7 +18,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The open {@code TaskStats} streams: each sends the CPU and memory of its task's process tree every collection
- * interval (at least {@value #MIN_INTERVAL_MILLIS} ms) until the task exits (then the stream completes) or the
+ * interval (at least {@value #MIN_INTERVAL_MILLIS} ms): CPU as percents of one core over the interval (user, system,
+ * total) for the whole tree, resident memory for the tree and per process; until the task exits (then the stream completes) or the
  * client cancels. One thread, {@code drover-nomad-stats}, reads {@code /proc} for every stream. Thread-safe.
  */
 final class StatsStreams implements AutoCloseable {
@@ -55,7 +56,8 @@ final class StatsStreams implements AutoCloseable {
         private final int pgid;
         private final long millis;
         private final ServerCallStreamObserver<TaskStatsResponse> stream;
-        private double lastCpu = -1;
+        private double lastUser;
+        private double lastSystem;
         private long lastAt;
 
         Tick(NomadTasks tasks, String taskId, int pid, int sid, int pgid, long millis,
@@ -87,8 +89,8 @@ final class StatsStreams implements AutoCloseable {
                 TaskStats.Builder s = TaskStats.newBuilder().setId(taskId)
                         .setTimestamp(DriverService.timestamp(Instant.now()));
                 TreeStats.Usage total = TreeStats.total(byPid);
-                s.setAggResourceUsage(usage(total, percent(total)));
-                byPid.forEach((p, u) -> s.putResourceUsageByPid(Integer.toString(p), usage(u, -1)));
+                s.setAggResourceUsage(percents(total));
+                byPid.forEach((p, u) -> s.putResourceUsageByPid(Integer.toString(p), memory(u)));
                 stream.onNext(TaskStatsResponse.newBuilder().setStats(s).build());
                 schedule(millis);
             } catch (RuntimeException e) {
@@ -96,23 +98,28 @@ final class StatsStreams implements AutoCloseable {
             }
         }
 
-        private double percent(TreeStats.Usage total) {
-            double cpu = total.userSeconds() + total.systemSeconds();
+        /** Nomad's CPU figures are percents of one core over the last interval: user, system and their sum. */
+        private TaskResourceUsage percents(TreeStats.Usage total) {
             long now = System.nanoTime();
-            double pct = lastCpu < 0 ? 0 : Math.max(0, (cpu - lastCpu) / ((now - lastAt) / 1e9) * 100);
-            lastCpu = cpu;
+            double user = 0;
+            double system = 0;
+            if (lastAt != 0) {
+                double wall = (now - lastAt) / 1e9;
+                user = Math.max(0, (total.userSeconds() - lastUser) / wall * 100);
+                system = Math.max(0, (total.systemSeconds() - lastSystem) / wall * 100);
+            }
+            lastUser = total.userSeconds();
+            lastSystem = total.systemSeconds();
             lastAt = now;
-            return pct;
+            CPUUsage cpu = CPUUsage.newBuilder().setUserMode(user).setSystemMode(system).setPercent(user + system)
+                    .addMeasuredFields(CPUUsage.Fields.USER_MODE).addMeasuredFields(CPUUsage.Fields.SYSTEM_MODE)
+                    .addMeasuredFields(CPUUsage.Fields.PERCENT).build();
+            return memory(total).toBuilder().setCpu(cpu).build();
         }
     }
 
-    private static TaskResourceUsage usage(TreeStats.Usage u, double percent) {
-        CPUUsage.Builder cpu = CPUUsage.newBuilder().setUserMode(u.userSeconds()).setSystemMode(u.systemSeconds())
-                .addMeasuredFields(CPUUsage.Fields.USER_MODE).addMeasuredFields(CPUUsage.Fields.SYSTEM_MODE);
-        if (percent >= 0) {
-            cpu.setPercent(percent).addMeasuredFields(CPUUsage.Fields.PERCENT);
-        }
-        return TaskResourceUsage.newBuilder().setCpu(cpu)
+    private static TaskResourceUsage memory(TreeStats.Usage u) {
+        return TaskResourceUsage.newBuilder()
                 .setMemory(MemoryUsage.newBuilder().setRss(u.rssBytes()).addMeasuredFields(MemoryUsage.Fields.RSS))
                 .build();
     }

@@ -11,7 +11,7 @@ import io.drover.driver.api.TaskHandle;
 import io.drover.driver.api.TaskNotFoundException;
 import io.drover.driver.api.Timers;
 import io.drover.nomad.wire.ConfigProblems;
-import io.drover.nomad.wire.ConfigSchema;
+import io.drover.nomad.wire.BlockSchema;
 import io.drover.nomad.wire.MaxRuntime;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,13 +38,13 @@ public final class NomadTasks {
     private static final Logger LOG = LoggerFactory.getLogger(NomadTasks.class);
 
     private final TaskDriver driver;
-    private final ConfigSchema schema;
+    private final BlockSchema schema;
     private final Timers timers;
     private final TaskEventHub events;
     private final ExceededMarks marks = new ExceededMarks();
     private final ConcurrentHashMap<String, NomadRun> runs = new ConcurrentHashMap<>();
 
-    public NomadTasks(TaskDriver driver, ConfigSchema schema, Timers timers, TaskEventHub events) {
+    public NomadTasks(TaskDriver driver, BlockSchema schema, Timers timers, TaskEventHub events) {
         this.driver = driver;
         this.schema = schema;
         this.timers = timers;

@@ -9,13 +9,13 @@ import java.util.Map;
 import java.util.TreeSet;
 
 /**
- * A config block's schema: the keys it takes. Translates to Nomad's hclspec (an {@code Object} of {@code Attr}s,
+ * A flat config block's schema (for a driver that declares none: Drover's table, {@link DriverSchemas}): the keys it takes. Translates to Nomad's hclspec (an {@code Object} of {@code Attr}s,
  * what the Nomad client decodes the HCL with) and decodes the msgpack Nomad then sends, naming every bad key.
  * Immutable; any thread.
  *
  * @param block how messages name the block, e.g. {@code task config of drover-raw_exec}
  */
-public record ConfigSchema(String block, List<ConfigKey> keys) {
+public record ConfigSchema(String block, List<ConfigKey> keys) implements BlockSchema {
     public ConfigSchema {
         keys = List.copyOf(keys);
     }
@@ -27,7 +27,7 @@ public record ConfigSchema(String block, List<ConfigKey> keys) {
         return new ConfigSchema(block, all);
     }
 
-    /** The hclspec Nomad's client decodes the block with. */
+    @Override
     public Spec toHclSpec() {
         io.drover.nomad.proto.hclspec.Object.Builder object = io.drover.nomad.proto.hclspec.Object.newBuilder();
         for (ConfigKey k : keys) {
@@ -42,6 +42,7 @@ public record ConfigSchema(String block, List<ConfigKey> keys) {
      *
      * @throws ConfigProblems naming every unknown, missing or mistyped key (all at once), or the undecodable bytes
      */
+    @Override
     public Map<String, Object> decode(byte[] msgpack) throws ConfigProblems {
         Map<String, Object> raw;
         try {
@@ -71,6 +72,9 @@ public record ConfigSchema(String block, List<ConfigKey> keys) {
             if (k.required() && !raw.containsKey(k.name())) {
                 problems.add(k.name() + ": is required");
             }
+        }
+        if (keys.containsAll(MaxRuntime.KEYS)) {
+            MaxRuntime.take(new LinkedHashMap<>(out), problems); // its values too, reported with the others
         }
         if (!problems.isEmpty()) {
             throw new ConfigProblems(block, problems);

@@ -15,14 +15,37 @@ import java.util.Optional;
  * The plugin-block and task-config schemas of Drover's bundled drivers, as Nomad's client needs them to decode
  * HCL (hclspec). The keys are the ones each driver's own config parser takes (raw_exec and exec:
  * {@code CommandConfig}; java: {@code JavaConfig}; mock: {@code MockConfig}); the driver still validates the
- * values itself. Every task schema also takes {@link MaxRuntime}'s keys. A driver not listed here has no known
- * schema: {@code drover nomad-plugin} refuses it with one line. Pure.
+ * values itself. Every task schema also takes {@link MaxRuntime}'s keys. A driver that declares its schemas (the
+ * driver SDK's, issue 13) is served with those instead ({@link #resolve}); the table is the fallback for a driver
+ * that declares none. Pure.
  */
 public final class DriverSchemas {
     private DriverSchemas() {}
 
     /** A driver's two schemas. */
-    public record Schemas(ConfigSchema plugin, ConfigSchema task) {}
+    public record Schemas(BlockSchema plugin, BlockSchema task) {}
+
+    /**
+     * The schemas of driver {@code name}: the ones it declares (the driver SDK's, {@code declared}), else this
+     * table's; empty when neither knows the driver's keys.
+     */
+    public static Optional<Schemas> resolve(String name, io.drover.core.driver.DriverSchemas declared) {
+        Optional<Schemas> table = of(name);
+        String plugin = NomadNames.pluginName(name);
+        BlockSchema pluginBlock = declared.plugin().<BlockSchema>map(s -> new SdkBlockSchema(
+                "plugin \"" + plugin + "\" config", s, List.of(), "the " + plugin + " plugin"))
+                .orElse(table.map(Schemas::plugin).orElse(null));
+        BlockSchema taskBlock = declared.task().<BlockSchema>map(s -> new SdkBlockSchema(
+                "task config of driver \"" + plugin + "\"", s, MaxRuntime.KEYS, "the " + plugin + " driver"))
+                .orElse(table.map(Schemas::task).orElse(null));
+        if (taskBlock == null) {
+            return Optional.empty();
+        }
+        if (pluginBlock == null) {
+            pluginBlock = new ConfigSchema("plugin \"" + plugin + "\" config", List.of());
+        }
+        return Optional.of(new Schemas(pluginBlock, taskBlock));
+    }
 
     private static final Map<String, List<ConfigKey>> TASK = Map.of(
             "raw_exec", List.of(required("command", STRING), optional("args", LIST_OF_STRING),

@@ -42,7 +42,7 @@ class ConfigDecodingTest {
 
     @Test
     void everyBadKeyIsNamedAtOnce() {
-        ConfigSchema schema = DriverSchemas.of("raw_exec").orElseThrow().task();
+        ConfigSchema schema = (ConfigSchema) DriverSchemas.of("raw_exec").orElseThrow().task();
         Map<String, Object> raw = new LinkedHashMap<>();
         raw.put("comand", "/bin/true");
         raw.put("args", "not a list");
