@@ -72,10 +72,10 @@ class JobFileAllProblemsTest {
                 "a.hcl:4: job \"j\" > group \"g\" > count: must be a whole number, found a string",
                 "a.hcl:7: job \"j\" > group \"g\" > task \"a\" > colour: unknown key (allowed: driver, config, env, leader,"
                         + " lifecycle, kill_timeout, kill_signal, shutdown_delay, max_runtime, logs, restart, meta,"
-                        + " resources)",
+                        + " resources, artifact, template)",
                 "a.hcl:9: job \"j\" > group \"g\" > task \"a\" > flavour: unknown key (allowed: driver, config, env, leader,"
                         + " lifecycle, kill_timeout, kill_signal, shutdown_delay, max_runtime, logs, restart, meta,"
-                        + " resources)",
+                        + " resources, artifact, template)",
                 "a.hcl:8: job \"j\" > group \"g\" > task \"a\" > kill_timeout: unknown unit \"sec\" in duration \"5sec\""
                         + " (use ns, us, ms, s, m or h)",
                 "a.hcl:13: job \"j\" > group \"g\" > task \"b\" > kill_signal: unknown signal \"SIGNOPE\" (e.g. SIGINT,"
