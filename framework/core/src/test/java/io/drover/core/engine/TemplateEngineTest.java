@@ -30,6 +30,9 @@ class TemplateEngineTest {
                 job "tpl" {
                   type = "batch"
                   group "g" {
+                    restart {
+                      attempts = 0
+                    }
                     task "t" {
                       driver = "raw_exec"
                       meta {
@@ -67,6 +70,8 @@ class TemplateEngineTest {
                 template {
                   source = "local/out.txt"
                   destination = "local/copy.txt"
+                  left_delimiter = "<%"
+                  right_delimiter = "%>"
                 }
                 """;
         try (RawExecJobs jobs = new RawExecJobs(dataDir)) {
@@ -112,10 +117,9 @@ class TemplateEngineTest {
                 }
                 """;
         assertThatThrownBy(() -> RawExecJobs.parse(job(templates, "true")))
-                .isInstanceOf(JobFileException.class)
-                .satisfies(e -> assertThat(((io.drover.core.spec.parse.JobFileProblems) e).problems())
-                        .extracting(JobFileException::getMessage)
-                        .anySatisfy(m -> assertThat(m).contains("function \"secret\" needs Vault"))
-                        .anySatisfy(m -> assertThat(m).contains("function \"service\" needs Consul")));
+                .isInstanceOfSatisfying(JobFileException.class, e -> assertThat(e.problems())
+                        .extracting(Throwable::getMessage).satisfiesExactly(
+                                m -> assertThat(m).contains("function \"secret\" needs Vault"),
+                                m -> assertThat(m).contains("function \"service\" needs Consul")));
     }
 }
