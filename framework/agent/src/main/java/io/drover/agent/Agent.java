@@ -106,7 +106,8 @@ public final class Agent implements AutoCloseable {
             store.close();
             throw new AgentStartException(configError(config, registry.configProblems().get(0)));
         }
-        DriverCatalog catalog = registry != null ? registry : DriverCatalog.EMPTY;
+        DriverCatalog catalog = registry != null ? registry
+                : pluginDirProblems.isEmpty() ? DriverCatalog.EMPTY : DriverCatalog.refused(pluginDirProblems.get(0));
         Engine engine = new Engine(new EngineConfig(dataDir, config.client().maxKillTimeout(),
                 config.client().gcKillPolicy(), config.client().driverStartTimeout(), config.client().dynamicPorts()),
                 catalog, runtime, store,

@@ -130,4 +130,24 @@ class AllocationRoutesTest {
                 .isEqualTo(400);
         assertThat(api.alloc(id).clientStatus().wireName()).isEqualTo("running");
     }
+
+    /** Issue 13 item 7: a signal to a task that is not running is a 409 with one line (the CLI exits 1). */
+    @Test
+    void aSignalToATaskThatIsNotRunningIsAConflict() throws Exception {
+        String id = api.agent.jobs().register(batch("j", 1, task("web", "run_for", "1h"), task("done", "run_for", "0s")))
+                .placed().get(0).id();
+        Await.until("web running, done dead", () -> api.alloc(id).taskStates().get("web").state().wireName()
+                .equals("running") && api.alloc(id).taskStates().get("done").state().wireName().equals("dead"));
+
+        TestAgent.Resp r = api.call("POST", "/v1/client/allocation/" + id + "/signal",
+                "{\"Signal\": \"SIGUSR1\", \"Task\": \"done\"}");
+        assertThat(r.status()).as(r.body()).isEqualTo(409);
+        assertThat(r.error()).isEqualTo("task done of allocation " + id + " is dead, not running: nothing to signal");
+
+        api.call("POST", "/v1/allocation/" + id + "/stop", "");
+        api.agent.engine().terminal(id).get(20, TimeUnit.SECONDS);
+        TestAgent.Resp after = api.call("POST", "/v1/client/allocation/" + id + "/signal", "{\"Signal\": \"SIGUSR1\"}");
+        assertThat(after.status()).isEqualTo(409);
+        assertThat(after.error()).startsWith("allocation " + id + " is ").endsWith(": no task to signal");
+    }
 }

@@ -3,6 +3,7 @@ package io.drover.agent.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.drover.core.engine.Engine;
 import io.drover.core.state.AllocationState;
+import io.drover.core.state.TaskLifeState;
 import io.drover.driver.api.Signals;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -123,8 +124,15 @@ public final class AllocationsHandler {
             throw ApiException.badRequest("Task: allocation " + alloc.id() + " has no task " + task);
         }
         if (alloc.terminal()) {
-            throw ApiException.badRequest("allocation " + alloc.id() + " is " + alloc.clientStatus().wireName()
+            throw new ApiException(409, "allocation " + alloc.id() + " is " + alloc.clientStatus().wireName()
                     + ": no task to signal");
+        }
+        if (task != null && alloc.taskStates().get(task).state() != TaskLifeState.RUNNING) {
+            throw new ApiException(409, "task " + task + " of allocation " + alloc.id() + " is "
+                    + alloc.taskStates().get(task).state().wireName() + ", not running: nothing to signal");
+        }
+        if (task == null && alloc.taskStates().values().stream().noneMatch(t -> t.state() == TaskLifeState.RUNNING)) {
+            throw new ApiException(409, "allocation " + alloc.id() + " has no running task to signal");
         }
         MDC.put("alloc_id", alloc.id());
         MDC.put("task", task == null ? "*" : task);

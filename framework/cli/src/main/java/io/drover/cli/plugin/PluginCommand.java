@@ -9,7 +9,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "plugin",
         mixinStandardHelpOptions = true,
         description = "Driver plugin commands.",
-        subcommands = {PluginStatusCommand.class})
+        subcommands = {PluginStatusCommand.class, PluginInitCommand.class})
 public final class PluginCommand implements Callable<Integer> {
     @Spec
     private CommandLine.Model.CommandSpec spec;

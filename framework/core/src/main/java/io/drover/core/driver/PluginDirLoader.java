@@ -80,9 +80,20 @@ final class PluginDirLoader {
         if (jars.isEmpty()) {
             return null;
         }
+        List<Path> trusted = new ArrayList<>();
+        for (Path jar : jars) {
+            Optional<String> bad = PluginJarCheck.problem(jar);
+            if (bad.isPresent()) {
+                problem(jar, bad.get());
+            } else {
+                trusted.add(jar);
+            }
+        }
+        NewestPluginVersions.Choice choice = NewestPluginVersions.choose(trusted);
+        choice.ignored().forEach((jar, why) -> problem(jar, why));
         DroverPluginManager manager = new DroverPluginManager(pluginDir);
         Map<Path, String> loaded = new LinkedHashMap<>(); // file -> plugin id
-        for (Path jar : jars) {
+        for (Path jar : choice.jars()) {
             loadOne(manager, jar).ifPresent(id -> loaded.put(jar, id));
         }
         try {
@@ -127,12 +138,8 @@ final class PluginDirLoader {
         return jars;
     }
 
+    /** Loads one JAR that passed {@link PluginJarCheck}. */
     private Optional<String> loadOne(DroverPluginManager manager, Path jar) {
-        Optional<String> bad = PluginJarCheck.problem(jar);
-        if (bad.isPresent()) {
-            problem(jar, bad.get());
-            return Optional.empty();
-        }
         try {
             PluginWrapper plugin = manager.load(jar);
             return Optional.of(plugin.getPluginId());

@@ -188,6 +188,21 @@ class DriverRegistryTest {
     }
 
     @Test
+    void ofTwoVersionsOfOnePluginTheHighestLoadsWhateverTheFileOrder() {
+        TestDriverJar.plugin("same").attribute("Plugin-Version", "1.10.0").extension(OtherDriver.class)
+                .writeTo(jar("a-new.jar"));
+        TestDriverJar.plugin("same").attribute("Plugin-Version", "1.9.2").extension(FakeDriver.class)
+                .writeTo(jar("b-old.jar"));
+
+        load();
+
+        assertThat(registry.problems()).containsExactly(jar("b-old.jar") + ": plugin \"same\" 1.9.2 is older than"
+                + " 1.10.0 in a-new.jar, which loads instead; skipped");
+        assertThat(registry.names()).containsExactly("other");
+        assertThat(registry.drivers().get(0).version()).isEqualTo("1.10.0");
+    }
+
+    @Test
     void twoPluginsWithTheSameIdKeepTheFirst() {
         TestDriverJar.plugin("same").extension(FakeDriver.class).writeTo(jar("a.jar"));
         TestDriverJar.plugin("same").extension(OtherDriver.class).writeTo(jar("b.jar"));

@@ -34,7 +34,8 @@ public final class JobDriverCheck {
                     TreeSet<String> loaded = new TreeSet<>(drivers.names());
                     problems.add(new JobFileException(job.source(), task.line(), path + " > driver",
                             "unknown driver \"" + task.driver() + "\" (loaded: "
-                                    + (loaded.isEmpty() ? "none" : String.join(", ", loaded)) + ")"));
+                                    + (loaded.isEmpty() ? "none" : String.join(", ", loaded)) + ")"
+                                    + drivers.refusal().map(why -> "; the agent loaded no plugin: " + why).orElse("")));
                     continue;
                 }
                 for (ConfigProblem p : validate(driver.get(), task)) {

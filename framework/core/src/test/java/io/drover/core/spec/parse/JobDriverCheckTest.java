@@ -73,6 +73,18 @@ class JobDriverCheckTest {
     }
 
     @Test
+    void anUnknownDriverOfARefusedPluginDirSaysWhy() throws Exception {
+        Job job = JobFileParser.parse("j.hcl", JOB.getBytes(StandardCharsets.UTF_8));
+        io.drover.core.driver.DriverCatalog refused = io.drover.core.driver.DriverCatalog.refused(
+                "plugin_dir /p is writable by others: refusing to load plugins from it");
+
+        assertThat(JobDriverCheck.check(job, refused)).extracting(JobFileException::getMessage).contains(
+                "j.hcl:16: job \"j\" > group \"g\" > task \"unknown\" > driver: unknown driver \"docker\" (loaded:"
+                        + " none); the agent loaded no plugin: plugin_dir /p is writable by others: refusing to load"
+                        + " plugins from it");
+    }
+
+    @Test
     void aValidJobHasNoProblems() throws Exception {
         Job job = JobFileParser.parse("j.hcl", JOB.replace("run_for = 5", "run_for = \"5s\"")
                 .replace("docker", "raw_exec").getBytes(StandardCharsets.UTF_8));
