@@ -28,11 +28,14 @@ public final class AllocationsHandler {
     private final Map<String, Cached> json = new ConcurrentHashMap<>();
 
     /** The JSON of one allocation snapshot. */
-    private record Cached(AllocationState state, byte[] bytes) {}
+    private record Cached(AllocationState state, long modifyIndex, byte[] bytes) {}
 
-    AllocationsHandler(Engine engine, AllocLookup lookup) {
+    private final AllocJson shape;
+
+    AllocationsHandler(Engine engine, AllocLookup lookup, AllocJson shape) {
         this.engine = engine;
         this.lookup = lookup;
+        this.shape = shape;
     }
 
     public void addRoutes(Router router) {
@@ -51,15 +54,16 @@ public final class AllocationsHandler {
     private void read(ApiRequest req) throws Exception {
         AllocationState alloc = lookup.find(req.path("id"));
         Cached c = json.get(alloc.id());
+        long modifyIndex = shape.indexes(alloc.id()).modifyIndex();
         byte[] bytes;
-        if (c != null && c.state() == alloc) {
+        if (c != null && c.state() == alloc && c.modifyIndex() == modifyIndex) {
             bytes = c.bytes();
         } else {
-            bytes = Json.MAPPER.writeValueAsBytes(alloc);
+            bytes = Json.MAPPER.writeValueAsBytes(shape.full(alloc));
             if (json.size() >= CACHED) {
                 json.clear();
             }
-            json.put(alloc.id(), new Cached(alloc, bytes));
+            json.put(alloc.id(), new Cached(alloc, modifyIndex, bytes));
         }
         req.respondBytes(200, "application/json", bytes);
     }
@@ -68,7 +72,7 @@ public final class AllocationsHandler {
         String prefix = req.query("prefix");
         // only allocations on disk: one a kill -9 could still erase is never listed (docs/faults.md)
         req.respond(200, engine.recordedAllocations().stream()
-                .filter(a -> prefix == null || a.id().startsWith(prefix)).toList());
+                .filter(a -> prefix == null || a.id().startsWith(prefix)).map(shape::stub).toList());
     }
 
     /** Answers Nomad's {@code AllocStopResponse}: {@code EvalID} "" and {@code Index} 0. */
