@@ -124,7 +124,8 @@ public final class Agent implements AutoCloseable {
         Engine engine = new Engine(new EngineConfig(dataDir, config.client().maxKillTimeout(),
                 config.client().gcKillPolicy(), config.client().driverStartTimeout()), catalog, runtime, store,
                 allocIds);
-        JobRegistry jobs = new JobRegistry(engine, config.client().taskLimits(), index::next);
+        JobRegistry jobs = new JobRegistry(engine, config.client().taskLimits(), index,
+                node.feasibility(catalog.names()));
         AllocIndexes allocIndexes = new AllocIndexes(index);
         engine.addListener(allocIndexes);
         ExecutorService gcThread = Executors.newSingleThreadExecutor(r -> {
@@ -133,10 +134,7 @@ public final class Agent implements AutoCloseable {
             return t;
         });
         GarbageCollector collector = new GarbageCollector(engine, config.client(), dataDir, new FileSystemProbe(),
-                runtime.timers(), gcThread, id -> {
-                    jobs.forget(id);
-                    allocIndexes.forget(id);
-                });
+                runtime.timers(), gcThread, jobs::forget);
         Runnable gc = () -> {
             collector.collectNow();
             if (gcTrigger != null) {

@@ -1,5 +1,6 @@
 package io.drover.agent;
 
+import io.drover.core.spec.placement.NodeFeasibility;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -13,27 +14,37 @@ import java.util.concurrent.ConcurrentLinkedDeque;
  * Nomad's evaluations, as one node has them: every registration and deregistration of a job is one evaluation,
  * decided at once on this node, so it is {@code complete} when it is created (the placement is the registration
  * itself). Kept so that Nomad's clients, which poll an evaluation after {@code PUT /v1/jobs}, find one: the newest
- * {@value #KEPT} in memory (an agent restart forgets them; the jobs and allocations they placed stay).
+ * {@value #KEPT} in memory; an agent restart keeps the registration of each job's current version (its id and
+ * indexes derive from what the allocations record), not the others.
  * Thread-safe, non-blocking.
  */
 public final class Evaluations {
     static final int KEPT = 4096;
 
     /** Nomad's {@code Evaluation} subset. Times are unix nanos. */
+    /** @param failed the groups this node could not place in full (Nomad's {@code FailedTGAllocs}) */
     public record Evaluation(String id, String namespace, int priority, String type, String triggeredBy,
             String jobId, long jobModifyIndex, String status, String statusDescription, long createIndex,
-            long modifyIndex, long createTime) {}
+            long modifyIndex, long createTime, List<NodeFeasibility.GroupPlacement> failed) {
+        public Evaluation {
+            failed = List.copyOf(failed);
+        }
+    }
 
     private final Map<String, Evaluation> byId = new ConcurrentHashMap<>();
     private final ConcurrentLinkedDeque<String> order = new ConcurrentLinkedDeque<>();
 
     /** Records a complete evaluation of {@code jobId}; returns it. */
     public Evaluation record(String jobId, String jobType, int priority, String triggeredBy, long jobModifyIndex,
-            long index) {
-        Evaluation e = new Evaluation(UUID.randomUUID().toString(), "default", priority, jobType, triggeredBy,
-                jobId, jobModifyIndex, "complete", "", index, index, System.currentTimeMillis() * 1_000_000L);
-        byId.put(e.id(), e);
-        order.addLast(e.id());
+            long index, List<NodeFeasibility.GroupPlacement> failed) {
+        // the id derives from the job and the index, so an evaluation keeps its id across an agent restart
+        String id = UUID.nameUUIDFromBytes(("drover-eval/" + jobId + "/" + triggeredBy + "/" + index)
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8)).toString();
+        Evaluation e = new Evaluation(id, "default", priority, jobType, triggeredBy,
+                jobId, jobModifyIndex, "complete", "", index, index, System.currentTimeMillis() * 1_000_000L, failed);
+        if (byId.put(e.id(), e) == null) {
+            order.addLast(e.id());
+        }
         while (byId.size() > KEPT) {
             String oldest = order.pollFirst();
             if (oldest == null) {

@@ -3,6 +3,7 @@ package io.drover.agent;
 import io.drover.core.config.TaskLimits;
 import io.drover.core.engine.Engine;
 import io.drover.core.spec.Job;
+import io.drover.core.spec.placement.NodeFeasibility;
 import io.drover.core.state.AllocationState;
 import io.drover.core.state.ClientStatus;
 import io.drover.core.state.DesiredStatus;
@@ -15,7 +16,6 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -81,7 +81,7 @@ public final class JobRegistry {
     private final Map<String, Entry> jobs = new ConcurrentHashMap<>();
     private final NavigableSet<String> allocIds = new ConcurrentSkipListSet<>();
     private final Map<String, String> jobOfAlloc = new ConcurrentHashMap<>();
-    private final LongSupplier index;
+    private final RaftIndex index;
     private final Evaluations evals = new Evaluations();
     private final Map<String, List<Entry>> versions = new ConcurrentHashMap<>();
     private final Map<String, String> evalOfAlloc = new ConcurrentHashMap<>();
@@ -98,15 +98,22 @@ public final class JobRegistry {
 
     /** @param limits the client's {@code max_tasks_per_job} and {@code max_tasks}, checked at each registration */
     public JobRegistry(Engine engine, TaskLimits limits) {
-        this(engine, limits, new AtomicLong()::incrementAndGet);
+        this(engine, limits, RaftIndex.inMemory(), null);
     }
 
-    /** @param index takes the next value of the agent's one index ({@link RaftIndex#next}) */
-    public JobRegistry(Engine engine, TaskLimits limits, LongSupplier index) {
+    /**
+     * @param index the agent's one index: each change takes a value once it is visible, which wakes blocking
+     *     queries; the job's own indexes derive from its submit time ({@link RaftIndex#ofNanos})
+     * @param node decides what this node places of a job (constraints, system jobs); null: every allocation
+     */
+    public JobRegistry(Engine engine, TaskLimits limits, RaftIndex index, NodeFeasibility node) {
         this.engine = engine;
         this.limits = limits;
         this.index = index;
+        this.node = node;
     }
+
+    private final NodeFeasibility node;
 
     /** The evaluations of the registrations and stops (Nomad's {@code /v1/evaluations}). */
     public Evaluations evaluations() {
@@ -181,18 +188,23 @@ public final class JobRegistry {
             LOG.info("job {}: re-registered; stopping {} allocation(s) of version {}: {}", job.id(),
                     old.allocIds().size(), old.version(), old.allocIds());
         }
-        List<AllocationState> placed = engine.submit(job);
+        List<NodeFeasibility.GroupPlacement> placement = node == null ? List.of() : node.place(job);
+        List<AllocationState> placed = engine.submit(placeable(job, placement));
         placed.forEach(a -> ids.add(a.id()));
         placed.forEach(a -> allocIds.add(a.id()));
         placed.forEach(a -> jobOfAlloc.put(a.id(), job.id()));
-        long at = index.getAsLong();
-        Entry entry = new Entry(job, version, System.currentTimeMillis() * 1_000_000L, at, ids, false,
-                old != null ? old.createIndex() : at, at);
+        // the job's indexes derive from its submit time, the creation time of its first allocation, which the
+        // allocations record: the same after a restart
+        long submit = placed.isEmpty() ? System.currentTimeMillis() * 1_000_000L : placed.get(0).createTime();
+        long at = Math.max(RaftIndex.ofNanos(submit), old == null ? 0 : old.modifyIndex() + 1);
+        Entry entry = new Entry(job, version, submit, at, ids, false, old != null ? old.createIndex() : at, at);
         jobs.put(job.id(), entry);
         keepVersion(entry);
         Evaluations.Evaluation eval = evals.record(job.id(), job.type().wireName(), DEFAULT_PRIORITY, "job-register",
-                at, index.getAsLong());
+                at, at + 1, placement.stream().filter(g -> g.placeable() < g.count()).toList());
+        placement.forEach(g -> g.failures().forEach(line -> LOG.info("job {}: {}", job.id(), line)));
         placed.forEach(a -> evalOfAlloc.put(a.id(), eval.id()));
+        index.next(); // visible now: wakes blocking queries
         return new Registration(entry, placed, eval);
     }
 
@@ -215,10 +227,18 @@ public final class JobRegistry {
             List<String> ids = allocs.stream().map(AllocationState::id).toList();
             allocIds.addAll(ids);
             ids.forEach(id -> jobOfAlloc.put(id, jobId));
-            long at = index.getAsLong();
-            Entry entry = new Entry(newest.job(), Math.max(0, version), newest.createTime(), at, ids, stopped, at, at);
+            AllocationState firstOfVersion = allocs.stream().filter(a -> a.job().equals(newest.job())).findFirst()
+                    .orElse(newest);
+            long at = RaftIndex.ofNanos(firstOfVersion.createTime());
+            long modified = stopped ? Math.max(at, allocs.stream().mapToLong(a -> RaftIndex.ofNanos(a.modifyTime()))
+                    .max().orElse(at)) : at;
+            Entry entry = new Entry(newest.job(), Math.max(0, version), firstOfVersion.createTime(), modified, ids,
+                    stopped, RaftIndex.ofNanos(allocs.get(0).createTime()), at);
             jobs.put(jobId, entry);
             keepVersion(entry);
+            Evaluations.Evaluation eval = evals.record(jobId, newest.job().type().wireName(), DEFAULT_PRIORITY,
+                    "job-register", at, at + 1, List.of());
+            allocs.stream().filter(a -> a.job().equals(newest.job())).forEach(a -> evalOfAlloc.put(a.id(), eval.id()));
         });
     }
 
@@ -229,11 +249,13 @@ public final class JobRegistry {
             return Optional.empty();
         }
         old.allocIds().forEach(engine::stop);
-        Entry stopped = new Entry(old.job(), old.version(), old.submitTime(), index.getAsLong(),
+        long at = index.take();
+        Entry stopped = new Entry(old.job(), old.version(), old.submitTime(), at,
                 old.allocIds(), true, old.createIndex(), old.jobModifyIndex());
         jobs.put(jobId, stopped);
         evals.record(jobId, old.job().type().wireName(), DEFAULT_PRIORITY, "job-deregister",
-                old.jobModifyIndex(), index.getAsLong());
+                old.jobModifyIndex(), at, List.of());
+        index.publish(at);
         LOG.info("job {}: stopped {} allocation(s): {}", jobId, old.allocIds().size(), old.allocIds());
         return Optional.of(stopped);
     }
@@ -270,9 +292,33 @@ public final class JobRegistry {
             versions.remove(jobId);
             LOG.info("job {}: forgotten, its last allocation record was purged", jobId);
         } else {
-            jobs.put(jobId, new Entry(e.job(), e.version(), e.submitTime(), index.getAsLong(), left,
+            long at = index.take();
+            jobs.put(jobId, new Entry(e.job(), e.version(), e.submitTime(), at, left,
                     e.stopped(), e.createIndex(), e.jobModifyIndex()));
+            index.publish(at);
         }
+    }
+
+    /**
+     * The job as this node places it: each group's count cut to what the node takes (0 for a group whose
+     * constraints it fails, 1 for a system job's group). The job itself is unchanged when every allocation fits.
+     */
+    private static Job placeable(Job job, List<NodeFeasibility.GroupPlacement> placement) {
+        if (placement.stream().allMatch(g -> g.placeable() >= g.count() && g.count() == groupCount(job, g.group()))) {
+            return job;
+        }
+        List<io.drover.core.spec.TaskGroup> groups = new ArrayList<>();
+        for (io.drover.core.spec.TaskGroup g : job.groups()) {
+            int n = placement.stream().filter(p -> p.group().equals(g.name())).findFirst()
+                    .map(p -> Math.min(p.count(), p.placeable())).orElse(g.count());
+            groups.add(n == g.count() ? g
+                    : new io.drover.core.spec.TaskGroup(g.name(), n, g.restart(), g.maxRuntime(), g.tasks(), g.line()));
+        }
+        return job.withGroups(groups);
+    }
+
+    private static int groupCount(Job job, String group) {
+        return job.group(group).map(io.drover.core.spec.TaskGroup::count).orElse(0);
     }
 
     private void keepVersion(Entry entry) {

@@ -1,6 +1,7 @@
 package io.drover.agent;
 
 import io.drover.core.config.AgentConfig;
+import io.drover.core.spec.placement.NodeFeasibility;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
@@ -27,6 +28,13 @@ public record NodeInfo(String id, String name, String datacenter, String nodeCla
     public NodeInfo {
         attributes = Map.copyOf(attributes);
         meta = Map.copyOf(meta);
+    }
+
+    /** This node's constraint targets, with {@code attr.driver.<name> = "1"} for each loaded driver. */
+    public NodeFeasibility feasibility(java.util.Collection<String> drivers) {
+        Map<String, String> attrs = new TreeMap<>(attributes);
+        drivers.forEach(d -> attrs.put("driver." + d, "1"));
+        return NodeFeasibility.of(attrs, id, name, datacenter, nodeClass, nodePool, meta);
     }
 
     /** Reads or creates the node id in {@code dataDir} and fingerprints this machine. */

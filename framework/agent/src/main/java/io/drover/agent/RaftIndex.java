@@ -19,16 +19,17 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The agent's one monotonic index, as Nomad's Raft index: every change a client can see (a job registered or
- * stopped, an evaluation, an allocation's new state) takes the next value, and the API reports them as
- * {@code CreateIndex}, {@code ModifyIndex}, {@code JobModifyIndex}, {@code AllocModifyIndex} and the
- * {@code X-Nomad-Index} header that blocking queries compare with.
+ * stopped, an evaluation, an allocation's new state) takes the next value, and the API reports it in the
+ * {@code X-Nomad-Index} header that blocking queries compare with. Values are unix microseconds made strictly
+ * increasing (a hybrid logical clock: {@code max(last + 1, now)}), so the indexes of jobs and allocations can be
+ * derived from the times their records keep ({@code SubmitTime}, {@code CreateTime}, {@code ModifyTime}) and are
+ * the same after an agent restart.
  *
- * <p>Durable without a write per change: values are reserved in blocks of {@value #BLOCK}. The highest reserved
- * value is kept in {@code <data_dir>/raft-index} (written to a temporary file, fsynced, renamed); an agent starts
- * counting above the value the file holds, so an index is never handed out twice, across restarts and
- * {@code kill -9} alike (an agent that dies skips what is left of its block). The next block is reserved when
- * half of the current one is used, on {@code reserver} (blocking I/O, off the caller's thread); a caller that
- * outruns that write (half a million changes during one fsync) still gets unique values in this run.
+ * <p>Durable without a write per change: a high mark {@value #RESERVE_MICROS} µs (an hour) above the values
+ * handed out is kept in {@code <data_dir>/raft-index} (written to a temporary file, fsynced, renamed); an agent
+ * starts at the mark the file holds, so an index never goes back, across restarts, {@code kill -9} and a clock set
+ * back alike. The next mark is written when half of the reserve is used, on {@code reserver} (blocking I/O, off
+ * the caller's thread; about once per half hour of changes).
  *
  * <p>Thread-safe and non-blocking: {@link #next()} is called from engine threads (allocation listeners) and API
  * threads. {@code onChange} listeners run on the thread that took the value and must not block.
@@ -36,7 +37,7 @@ import org.slf4j.LoggerFactory;
 public final class RaftIndex {
     private static final Logger LOG = LoggerFactory.getLogger(RaftIndex.class);
 
-    static final long BLOCK = 1L << 20;
+    static final long RESERVE_MICROS = 3_600_000_000L;
     static final String FILE = "raft-index";
 
     private final Path file;
@@ -73,27 +74,54 @@ public final class RaftIndex {
                 throw new IOException(file + ": negative index " + high);
             }
         }
-        long start = Math.max(1, high); // never 0, as Nomad's indexes: index=0 means "do not block"
-        long reserved = start + BLOCK;
+        long start = Math.max(high, nowMicros()); // never 0, as Nomad's: index=0 means "do not block"
+        long reserved = start + RESERVE_MICROS;
         write(file, reserved);
         return new RaftIndex(file, reserver, start, reserved);
     }
 
-    /** The last value handed out (1 on a new data_dir). */
+    /** An index that keeps no file (tests, and registries built without an agent). */
+    public static RaftIndex inMemory() {
+        return new RaftIndex(null, Runnable::run, nowMicros(), Long.MAX_VALUE);
+    }
+
+    /** The last value handed out (at start: the high mark, above every index an earlier agent gave). */
     public long current() {
         return value.get();
     }
 
     /** Takes the next value; tells the listeners. */
     public long next() {
-        long v = value.incrementAndGet();
-        if (v > reserved - BLOCK / 2 && reserving.compareAndSet(false, true)) {
+        long v = take();
+        publish(v);
+        return v;
+    }
+
+    /** Takes the next value without telling the listeners yet: the caller publishes once its change is visible. */
+    public long take() {
+        long now = nowMicros();
+        long v = value.updateAndGet(cur -> Math.max(cur + 1, now));
+        if (v > reserved - RESERVE_MICROS / 2 && reserving.compareAndSet(false, true)) {
             reserver.execute(this::reserveNext);
         }
+        return v;
+    }
+
+    /** Tells the listeners that the change that took {@code v} is visible. */
+    public void publish(long v) {
         for (LongConsumer l : listeners) {
             l.accept(v);
         }
-        return v;
+    }
+
+    /** The index a record's time stands for (unix nanos to micros), for indexes derived from recorded times. */
+    public static long ofNanos(long unixNanos) {
+        return Math.max(1, unixNanos / 1000);
+    }
+
+    private static long nowMicros() {
+        java.time.Instant now = java.time.Instant.now();
+        return now.getEpochSecond() * 1_000_000L + now.getNano() / 1000;
     }
 
     /** @param listener called with each new value on the thread that took it; must not block */
@@ -103,7 +131,7 @@ public final class RaftIndex {
 
     private void reserveNext() {
         try {
-            long next = Math.max(reserved, value.get()) + BLOCK;
+            long next = Math.max(reserved, value.get()) + RESERVE_MICROS;
             write(file, next);
             reserved = next;
         } catch (IOException | RuntimeException e) {

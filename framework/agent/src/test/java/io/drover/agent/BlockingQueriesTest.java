@@ -119,16 +119,22 @@ class BlockingQueriesTest {
     }
 
     @Test
-    void indexesNeverGoBackAcrossARestart() throws Exception {
-        api.agent.jobs().register(batch("kept", 1, task("web", "run_for", "1h")));
+    void indexesNeverGoBackAcrossARestartAndRecordsKeepTheirs() throws Exception {
+        String id = api.agent.jobs().register(batch("kept", 1, task("web", "run_for", "1h"))).placed().get(0).id();
+        Await.until("allocation running", () -> api.alloc(id).clientStatus().wireName().equals("running"));
         long before = index("/v1/jobs");
-        long jobIndex = api.get("/v1/job/kept").json().path("ModifyIndex").asLong();
+        TestAgent.Resp job = api.get("/v1/job/kept");
+        TestAgent.Resp alloc = api.get("/v1/allocation/" + id);
+        long jobIndex = job.json().path("JobModifyIndex").asLong();
         assertThat(jobIndex).isPositive().isLessThanOrEqualTo(before);
+        assertThat(alloc.json().path("ModifyIndex").asLong()).isLessThanOrEqualTo(before);
         api.close();
         api = null;
         api = TestAgent.start(tmp);
-        long after = index("/v1/jobs");
-        assertThat(after).isGreaterThan(before);
-        assertThat(api.get("/v1/job/kept").json().path("ModifyIndex").asLong()).isGreaterThan(before);
+        assertThat(index("/v1/jobs")).isGreaterThan(before);
+        assertThat(api.get("/v1/job/kept").json().path("JobModifyIndex").asLong()).isEqualTo(jobIndex);
+        assertThat(api.get("/v1/allocation/" + id).json().path("CreateIndex"))
+                .isEqualTo(alloc.json().path("CreateIndex"));
+        assertThat(api.get("/v1/allocation/" + id).json().path("EvalID")).isEqualTo(alloc.json().path("EvalID"));
     }
 }

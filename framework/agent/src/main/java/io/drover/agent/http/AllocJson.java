@@ -26,7 +26,7 @@ final class AllocJson {
     /** The list stub (no {@code Job}). */
     ObjectNode stub(AllocationState a) {
         ObjectNode o = Json.MAPPER.valueToTree(a);
-        AllocIndexes.Indexes ix = indexes.of(a.id());
+        AllocIndexes.Indexes ix = AllocIndexes.of(a);
         o.put("Namespace", "default");
         o.put("EvalID", jobs.evalOf(a.id()));
         o.put("NodeID", node.id());
@@ -47,7 +47,4 @@ final class AllocJson {
         return o;
     }
 
-    AllocIndexes.Indexes indexes(String allocId) {
-        return indexes.of(allocId);
-    }
 }

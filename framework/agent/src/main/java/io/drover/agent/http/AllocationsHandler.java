@@ -54,7 +54,7 @@ public final class AllocationsHandler {
     private void read(ApiRequest req) throws Exception {
         AllocationState alloc = lookup.find(req.path("id"));
         Cached c = json.get(alloc.id());
-        long modifyIndex = shape.indexes(alloc.id()).modifyIndex();
+        long modifyIndex = io.drover.agent.AllocIndexes.of(alloc).modifyIndex();
         byte[] bytes;
         if (c != null && c.state() == alloc && c.modifyIndex() == modifyIndex) {
             bytes = c.bytes();

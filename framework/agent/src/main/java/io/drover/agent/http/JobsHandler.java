@@ -117,6 +117,9 @@ public final class JobsHandler {
         out.put("Warnings", "");
         req.setHeader("X-Nomad-Index", Long.toString(reg.entry().modifyIndex()));
         out.put("Allocations", reg.placed().stream().map(AllocationState::id).toList());
+        // Drover's: what this node did not place and why, in the words of Nomad's `job run` monitor
+        out.put("PlacementFailures", reg.eval() == null ? List.of() : reg.eval().failed().stream()
+                .flatMap(g -> g.failures().stream()).toList());
         req.respond(200, out);
     }
 

@@ -66,6 +66,28 @@ final class NomadJobRoutes {
         r.respond(200, out);
     }
 
+    /** Nomad's {@code AllocMetric} per group this node could not place in full; null when none. */
+    private static Map<String, Object> failed(Evaluations.Evaluation e) {
+        if (e.failed().isEmpty()) {
+            return null;
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (var g : e.failed()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("NodesEvaluated", 1);
+            m.put("NodesFiltered", g.placeable() == 0 ? 1 : 0);
+            m.put("NodesInPool", 1);
+            m.put("NodesAvailable", Map.of("dc1", 1));
+            Map<String, Integer> filtered = new LinkedHashMap<>();
+            g.filtered().forEach(c -> filtered.put(c, 1));
+            m.put("ConstraintFiltered", filtered);
+            m.put("NodesExhausted", 0);
+            m.put("CoalescedFailures", Math.max(0, g.count() - g.placeable() - 1));
+            out.put(g.group(), m);
+        }
+        return out;
+    }
+
     /** Nomad's {@code Evaluation}: decided on this node as it was created, so {@code complete}. */
     static Map<String, Object> eval(Evaluations.Evaluation e) {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -78,7 +100,7 @@ final class NomadJobRoutes {
         m.put("JobModifyIndex", e.jobModifyIndex());
         m.put("Status", e.status());
         m.put("StatusDescription", e.statusDescription());
-        m.put("FailedTGAllocs", null);
+        m.put("FailedTGAllocs", failed(e));
         m.put("QueuedAllocations", Map.of());
         m.put("CreateIndex", e.createIndex());
         m.put("ModifyIndex", e.modifyIndex());

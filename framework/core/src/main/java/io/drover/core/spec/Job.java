@@ -12,12 +12,26 @@ import java.util.Optional;
  * @param datacenters informational, as in Nomad
  * @param groups task groups in declaration order
  * @param source where the job was read from (file name), for messages
+ * @param constraints every {@code constraint} of the job, its groups and tasks, in file order (Nomad's scheduler
+ *     decides them; on one node they decide whether a group is placed here)
  */
 public record Job(String id, String name, JobType type, List<String> datacenters, List<TaskGroup> groups,
-        String source) {
+        String source, List<Constraint> constraints) {
     public Job {
         datacenters = List.copyOf(datacenters);
         groups = List.copyOf(groups);
+        constraints = constraints == null ? List.of() : List.copyOf(constraints); // null: recorded before issue 15
+    }
+
+    /** A job without constraints. */
+    public Job(String id, String name, JobType type, List<String> datacenters, List<TaskGroup> groups,
+            String source) {
+        this(id, name, type, datacenters, groups, source, List.of());
+    }
+
+    /** The same job with only {@code kept} of its groups (those this node can place). */
+    public Job withGroups(List<TaskGroup> kept) {
+        return new Job(id, name, type, datacenters, kept, source, constraints);
     }
 
     public Optional<TaskGroup> group(String name) {

@@ -82,7 +82,8 @@ final class JobMapper {
             p.add(new TreeProblem(field.line(), "job \"" + id + "\"", "the job id must not contain spaces"));
         }
         MapReader r = MapReader.open((Node.Mapping) field.value(), "job \"" + id + "\"", vocab, JOB_KEYS,
-                List.of("group"), p);
+                PlacementMapper.withBlocks("group"), p);
+        List<io.drover.core.spec.Constraint> constraints = new ArrayList<>(PlacementMapper.read(r, null, null, p));
         String name = p.read(() -> r.string("name", id), id);
         java.util.Optional<String> nameProblem = SafeName.textProblem(name);
         boolean idReported = p.size() != before;
@@ -105,7 +106,7 @@ final class JobMapper {
         long placed = 0;
         boolean tooMany = false;
         for (Field g : groupFields) {
-            TaskGroup group = group(g, r, type, p);
+            TaskGroup group = group(g, r, type, p, constraints);
             String groupName = group != null ? group.name() : labelOf(g);
             Integer first = groupName == null ? null : groupLines.putIfAbsent(groupName, g.line());
             if (first != null) {
@@ -126,7 +127,7 @@ final class JobMapper {
         if (p.size() != before) {
             return null;
         }
-        return new Job(id, name, type, datacenters == null ? List.of() : datacenters, groups, source);
+        return new Job(id, name, type, datacenters == null ? List.of() : datacenters, groups, source, constraints);
     }
 
     /** The single label of a block, null when it has none or several (that problem is reported elsewhere). */
@@ -136,11 +137,8 @@ final class JobMapper {
 
     private static JobType jobType(MapReader r) throws TreeProblem {
         String type = r.string("type", JobType.SERVICE.wireName());
-        if (type.equals("system") || type.equals("sysbatch")) {
-            throw r.problem("type", "type \"" + type + "\" is not supported by Drover (use batch or service)");
-        }
-        return JobType.fromWire(type)
-                .orElseThrow(() -> r.problem("type", "must be batch or service, found \"" + type + "\""));
+        return JobType.fromWire(type).orElseThrow(() -> r.problem("type",
+                "must be batch, service, system or sysbatch, found \"" + type + "\""));
     }
 
     /** Refuses a job id, group or task name that is not one safe path component ({@link SafeName}). */
@@ -166,7 +164,8 @@ final class JobMapper {
     }
 
     /** @return the group, null when it has a problem (recorded in {@code p}) */
-    private static TaskGroup group(Field field, MapReader job, JobType type, Problems p) {
+    private static TaskGroup group(Field field, MapReader job, JobType type, Problems p,
+            List<io.drover.core.spec.Constraint> constraints) {
         int before = p.size();
         String name = p.read(() -> label(field, "group", "the group name", job.path()), null);
         if (name == null) {
@@ -179,8 +178,13 @@ final class JobMapper {
             p.read(() -> safeName(field, path, "the group name", name), null);
         }
         MapReader r = MapReader.open((Node.Mapping) field.value(), path, job.vocabulary(), GROUP_KEYS,
-                List.of("task"), p);
+                PlacementMapper.withBlocks("task"), p);
         int count = (int) (long) p.read(() -> r.integer("count", 1, 0, MAX_ALLOCATIONS), 1L);
+        if (type.perNode() && count > 1) { // Nomad's own check and words
+            p.add(r.problem("count", "Job task group " + name + " has count " + count
+                    + ". Count cannot exceed 1 with system scheduler"));
+        }
+        constraints.addAll(PlacementMapper.read(r, name, null, p));
         RestartPolicy restart = restart(r.child("restart", RESTART_KEYS, List.of(), p), type.defaultRestart(), p);
         Duration maxRuntime = p.read(() -> r.duration("max_runtime", null, true), null);
         p.read(() -> r.stringMap("meta"), null);
@@ -193,7 +197,7 @@ final class JobMapper {
         String leader = null;
         boolean allTasksRead = true;
         for (Field t : taskFields) {
-            Task task = task(t, r, restart, maxRuntime, p);
+            Task task = task(t, r, restart, maxRuntime, p, name, constraints);
             String taskName = task != null ? task.name() : labelOf(t);
             Integer first = taskName == null ? null : taskLines.putIfAbsent(taskName, t.line());
             if (first != null) {
@@ -230,7 +234,7 @@ final class JobMapper {
 
     /** @return the task, null when it has a problem (recorded in {@code p}) */
     private static Task task(Field field, MapReader group, RestartPolicy groupRestart, Duration groupMaxRuntime,
-            Problems p) {
+            Problems p, String groupName, List<io.drover.core.spec.Constraint> constraints) {
         int before = p.size();
         String name = p.read(() -> label(field, "task", "the task name", group.path()), null);
         if (name == null) {
@@ -243,7 +247,9 @@ final class JobMapper {
             SafeName.taskProblem(name).ifPresent(problem ->
                     p.add(new TreeProblem(field.line(), path, "the task name " + problem)));
         }
-        MapReader r = MapReader.open((Node.Mapping) field.value(), path, group.vocabulary(), TASK_KEYS, List.of(), p);
+        MapReader r = MapReader.open((Node.Mapping) field.value(), path, group.vocabulary(), TASK_KEYS,
+                PlacementMapper.withBlocks(), p);
+        constraints.addAll(PlacementMapper.read(r, groupName, name, p));
         String driver = null;
         if (!r.has("driver")) {
             p.add(r.problem("driver", "is required (e.g. driver = \"raw_exec\")"));
