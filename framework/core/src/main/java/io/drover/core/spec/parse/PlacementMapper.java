@@ -107,7 +107,9 @@ final class PlacementMapper {
             throw c.problem("operator", "unknown operator \"" + op + "\" (allowed: "
                     + String.join(", ", Constraint.OPERATORS) + ")");
         }
-        String where = c.keyPath(operator != null && c.has(op) ? op : "operator");
+        String whereKey = c.has(op) ? op : "operator";
+        String where = c.keyPath(whereKey);
+        int whereLine = c.has(whereKey) ? c.line(whereKey) : c.line();
         boolean needsAttribute = !op.equals("distinct_hosts");
         if (needsAttribute && (attribute == null || attribute.isEmpty())) {
             throw new TreeProblem(c.line(), c.keyPath("attribute"), "is required with operator \"" + op + "\"");
@@ -117,10 +119,10 @@ final class PlacementMapper {
             throw new TreeProblem(c.line(), c.keyPath("value"), "is required with operator \"" + op + "\"");
         }
         if (op.equals("regexp")) {
-            checkRegexp(c, where, value);
+            checkRegexp(whereLine, where, value);
         }
         if ((op.equals("version") || op.equals("semver")) && VersionConstraint.problem(value).isPresent()) {
-            throw new TreeProblem(c.line(), where, VersionConstraint.problem(value).get());
+            throw new TreeProblem(whereLine, where, VersionConstraint.problem(value).get());
         }
         if (op.equals("distinct_property") && value != null && !value.matches("[1-9][0-9]{0,8}")) {
             throw new TreeProblem(c.line(), c.keyPath("value"), "must be a positive count for distinct_property, "
@@ -163,11 +165,11 @@ final class PlacementMapper {
         return null;
     }
 
-    private static void checkRegexp(MapReader c, String where, String value) throws TreeProblem {
+    private static void checkRegexp(int line, String where, String value) throws TreeProblem {
         try {
             Pattern.compile(value);
         } catch (PatternSyntaxException e) {
-            throw new TreeProblem(c.line(), where, "not a regular expression: " + e.getDescription());
+            throw new TreeProblem(line, where, "not a regular expression: " + e.getDescription());
         }
     }
 
