@@ -50,7 +50,9 @@ public record NodeInfo(String id, String name, String datacenter, String nodeCla
         attrs.put("os.name", os.getOrDefault("ID", "linux"));
         attrs.put("os.version", os.getOrDefault("VERSION_ID", ""));
         attrs.put("nomad.version", "1.9.0");
-        return new NodeInfo(nodeId(dataDir), hostname, "dc1", "", "default", attrs, Map.of());
+        io.drover.core.config.NodeConfig n = config.client().node();
+        return new NodeInfo(nodeId(dataDir), n.name() != null ? n.name() : hostname, n.datacenter(), n.nodeClass(),
+                n.nodePool(), attrs, n.meta());
     }
 
     private static String nodeId(Path dataDir) throws IOException {

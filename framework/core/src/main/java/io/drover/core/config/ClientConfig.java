@@ -8,6 +8,8 @@ import java.time.Duration;
  * @param driverStartTimeout how long a driver may take to start a run before the run is abandoned as a
  *     recoverable start error (Drover's own key; Nomad has no such limit)
  * @param taskLimits {@code max_tasks_per_job} and {@code max_tasks} (Drover's own keys)
+ * @param node this node's name, datacenter, class, pool and meta ({@code node_class}, {@code node_pool},
+ *     {@code meta}, and the config's top-level {@code name} and {@code datacenter})
  */
 public record ClientConfig(
         Duration gcInterval,
@@ -19,7 +21,20 @@ public record ClientConfig(
         Duration maxKillTimeout,
         Duration recordRetention,
         Duration driverStartTimeout,
-        TaskLimits taskLimits) {
+        TaskLimits taskLimits,
+        NodeConfig node) {
+
+    public ClientConfig {
+        node = node == null ? NodeConfig.DEFAULTS : node;
+    }
+
+    /** Without the node's description: Nomad's defaults (host name, dc1, no class, pool default, no meta). */
+    public ClientConfig(Duration gcInterval, int gcMaxAllocs, int gcDiskUsageThreshold, int gcInodeUsageThreshold,
+            int gcParallelDestroys, GcKillPolicy gcKillPolicy, Duration maxKillTimeout, Duration recordRetention,
+            Duration driverStartTimeout, TaskLimits taskLimits) {
+        this(gcInterval, gcMaxAllocs, gcDiskUsageThreshold, gcInodeUsageThreshold, gcParallelDestroys, gcKillPolicy,
+                maxKillTimeout, recordRetention, driverStartTimeout, taskLimits, NodeConfig.DEFAULTS);
+    }
 
     /** The default {@code driver_start_timeout}. */
     public static final Duration DEFAULT_DRIVER_START_TIMEOUT = Duration.ofMinutes(1);
