@@ -255,3 +255,39 @@ func TestStopARunningJob(t *testing.T) {
 		}
 	}
 }
+
+// TestConstraintsDecidedOnThisNode: a group whose constraint this node fails is not placed; the evaluation's
+// FailedTGAllocs says why, as Nomad's CLI reads it.
+func TestConstraintsDecidedOnThisNode(t *testing.T) {
+	c := client(t)
+	job := mockJob("go-api-picky", "10ms", "x\n")
+	job.TaskGroups[0].Constraints = []*api.Constraint{api.NewConstraint("${attr.kernel.name}", "=", "windows")}
+	here := api.NewTaskGroup("here", 1)
+	here.Constraints = []*api.Constraint{api.NewConstraint("${attr.driver.mock}", "=", "1")}
+	task := api.NewTask("web", "mock")
+	task.Config = map[string]interface{}{"run_for": "10ms"}
+	here.AddTask(task)
+	job.AddTaskGroup(here)
+	resp, _, err := c.Jobs().Register(job, nil)
+	if err != nil {
+		t.Fatalf("Jobs().Register: %v", err)
+	}
+	eval, _, err := c.Evaluations().Info(resp.EvalID, nil)
+	if err != nil {
+		t.Fatalf("Evaluations().Info: %v", err)
+	}
+	failed := eval.FailedTGAllocs["g"]
+	if failed == nil || failed.ConstraintFiltered["${attr.kernel.name} = windows"] != 1 || failed.NodesFiltered != 1 {
+		t.Fatalf("FailedTGAllocs: %+v", eval.FailedTGAllocs)
+	}
+	if _, ok := eval.FailedTGAllocs["here"]; ok {
+		t.Fatalf("group here was placed, yet listed as failed: %+v", eval.FailedTGAllocs)
+	}
+	allocs, _, err := c.Jobs().Allocations("go-api-picky", false, nil)
+	if err != nil || len(allocs) != 1 || allocs[0].TaskGroup != "here" {
+		t.Fatalf("Jobs().Allocations = %v, %v", allocs, err)
+	}
+	if _, _, err := c.Jobs().Deregister("go-api-picky", true, nil); err != nil {
+		t.Fatalf("Jobs().Deregister: %v", err)
+	}
+}
