@@ -189,7 +189,7 @@ public final class JobRegistry {
                     old.allocIds().size(), old.version(), old.allocIds());
         }
         List<NodeFeasibility.GroupPlacement> placement = node == null ? List.of() : node.place(job);
-        List<AllocationState> placed = engine.submit(placeable(job, placement));
+        List<AllocationState> placed = engine.submit(NodeFeasibility.placeable(job, placement));
         placed.forEach(a -> ids.add(a.id()));
         placed.forEach(a -> allocIds.add(a.id()));
         placed.forEach(a -> jobOfAlloc.put(a.id(), job.id()));
@@ -297,28 +297,6 @@ public final class JobRegistry {
                     e.stopped(), e.createIndex(), e.jobModifyIndex()));
             index.publish(at);
         }
-    }
-
-    /**
-     * The job as this node places it: each group's count cut to what the node takes (0 for a group whose
-     * constraints it fails, 1 for a system job's group). The job itself is unchanged when every allocation fits.
-     */
-    private static Job placeable(Job job, List<NodeFeasibility.GroupPlacement> placement) {
-        if (placement.stream().allMatch(g -> g.placeable() >= g.count() && g.count() == groupCount(job, g.group()))) {
-            return job;
-        }
-        List<io.drover.core.spec.TaskGroup> groups = new ArrayList<>();
-        for (io.drover.core.spec.TaskGroup g : job.groups()) {
-            int n = placement.stream().filter(p -> p.group().equals(g.name())).findFirst()
-                    .map(p -> Math.min(p.count(), p.placeable())).orElse(g.count());
-            groups.add(n == g.count() ? g
-                    : new io.drover.core.spec.TaskGroup(g.name(), n, g.restart(), g.maxRuntime(), g.tasks(), g.line()));
-        }
-        return job.withGroups(groups);
-    }
-
-    private static int groupCount(Job job, String group) {
-        return job.group(group).map(io.drover.core.spec.TaskGroup::count).orElse(0);
     }
 
     private void keepVersion(Entry entry) {

@@ -37,8 +37,8 @@ public record NodeInfo(String id, String name, String datacenter, String nodeCla
         return NodeFeasibility.of(attrs, id, name, datacenter, nodeClass, nodePool, meta);
     }
 
-    /** Reads or creates the node id in {@code dataDir} and fingerprints this machine. */
-    static NodeInfo load(Path dataDir, AgentConfig config) throws IOException {
+    /** Reads or creates the node id in {@code dataDir} and fingerprints this machine (blocking). */
+    public static NodeInfo load(Path dataDir, AgentConfig config) throws IOException {
         String hostname = hostname();
         Map<String, String> attrs = new TreeMap<>();
         attrs.put("kernel.name", System.getProperty("os.name", "linux").toLowerCase(Locale.ROOT));

@@ -93,6 +93,22 @@ public record NodeFeasibility(Map<String, String> targets) {
         };
     }
 
+    /**
+     * The job as this node places it: each group's count cut to what the node takes (0 for a group whose
+     * constraints it fails, 1 for a system job's group). The job itself when every allocation fits.
+     */
+    public static Job placeable(Job job, List<GroupPlacement> placement) {
+        boolean whole = true;
+        List<TaskGroup> groups = new ArrayList<>();
+        for (TaskGroup g : job.groups()) {
+            int n = placement.stream().filter(p -> p.group().equals(g.name())).findFirst()
+                    .map(p -> Math.min(p.count(), p.placeable())).orElse(g.count());
+            whole &= n == g.count();
+            groups.add(n == g.count() ? g : new TaskGroup(g.name(), n, g.restart(), g.maxRuntime(), g.tasks(), g.line()));
+        }
+        return whole ? job : job.withGroups(groups);
+    }
+
     /** Whether this node satisfies {@code c} (an operator other than the distinct ones). */
     public boolean holds(Constraint c) {
         Optional<String> left = resolve(c.lTarget());
@@ -148,11 +164,52 @@ public record NodeFeasibility(Map<String, String> targets) {
         }
     }
 
-    private static boolean regexp(String value, String pattern) {
+    /** Most characters a {@code regexp} match may read before it is given up as not matching. */
+    static final int REGEXP_STEPS = 100_000;
+
+    /**
+     * Go's {@code MatchString}: a match anywhere. Java's engine backtracks, where Go's (RE2) is linear, so a pattern
+     * from a job ({@code (a+)+$}) could hold the registering thread for minutes on a short value: the match reads
+     * the value through {@link BoundedChars}, and one that reads more than {@value #REGEXP_STEPS} characters is
+     * given up as not matching.
+     */
+    static boolean regexp(String value, String pattern) {
         try {
-            return Pattern.compile(pattern).matcher(value).find(); // Go's MatchString: a match anywhere
-        } catch (PatternSyntaxException e) {
+            return Pattern.compile(pattern).matcher(new BoundedChars(value, new int[] {REGEXP_STEPS})).find();
+        } catch (PatternSyntaxException | BoundedChars.Exhausted e) {
             return false;
+        }
+    }
+
+    /** A string whose every character read costs a step of a shared budget. */
+    private record BoundedChars(String s, int[] budget) implements CharSequence {
+        static final class Exhausted extends RuntimeException {
+            Exhausted() {
+                super(null, null, false, false);
+            }
+        }
+
+        @Override
+        public int length() {
+            return s.length();
+        }
+
+        @Override
+        public char charAt(int index) {
+            if (--budget[0] < 0) {
+                throw new Exhausted();
+            }
+            return s.charAt(index);
+        }
+
+        @Override
+        public CharSequence subSequence(int start, int end) {
+            return new BoundedChars(s.substring(start, end), budget);
+        }
+
+        @Override
+        public String toString() {
+            return s;
         }
     }
 

@@ -50,6 +50,14 @@ class NodeFeasibilityTest {
         assertThat(holds("${attr.vault.version}", "version", ">= 1.0")).isFalse();
     }
 
+    @Test
+    void aBacktrackingRegexpFromAJobIsGivenUpNotRunForMinutes() {
+        long t0 = System.nanoTime();
+        assertThat(NodeFeasibility.regexp("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!", "^(a+)+$")).isFalse();
+        assertThat(java.time.Duration.ofNanos(System.nanoTime() - t0)).isLessThan(java.time.Duration.ofSeconds(5));
+        assertThat(NodeFeasibility.regexp("debian", "^(d|e)+bian$")).isTrue();
+    }
+
     private static Job parse(String hcl) throws Exception {
         return JobFileParser.parse("c.hcl", hcl.getBytes(StandardCharsets.UTF_8));
     }
