@@ -95,6 +95,20 @@ public final class Agent implements AutoCloseable {
         DirChecks.prepareDataDir(dataDir).ifPresent(LOG::warn);
 
         JournalStore store = openStore(dataDir.resolve(STATE_DIR));
+        RaftIndex index;
+        NodeInfo node;
+        try {
+            // a block of indexes is reserved about once per half a million changes: a short thread each time
+            index = RaftIndex.open(dataDir, r -> {
+                Thread t = new Thread(r, "drover-raft-index");
+                t.setDaemon(true);
+                t.start();
+            });
+            node = NodeInfo.load(dataDir, config);
+        } catch (IOException e) {
+            store.close();
+            throw new AgentStartException("cannot use " + dataDir + ": " + e.getMessage(), e);
+        }
         long tStore = System.nanoTime();
         EngineRuntime runtime = EngineRuntime.real(Math.max(2, Runtime.getRuntime().availableProcessors()), true);
         List<String> pluginDirProblems = new java.util.ArrayList<>();
@@ -112,7 +126,10 @@ public final class Agent implements AutoCloseable {
                 config.client().gcKillPolicy(), config.client().driverStartTimeout(), config.client().dynamicPorts()),
                 catalog, runtime, store,
                 allocIds);
-        JobRegistry jobs = new JobRegistry(engine, config.client().taskLimits());
+        JobRegistry jobs = new JobRegistry(engine, config.client().taskLimits(), index,
+                node.feasibility(catalog.names()));
+        AllocIndexes allocIndexes = new AllocIndexes(index);
+        engine.addListener(allocIndexes);
         ExecutorService gcThread = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "drover-gc");
             t.setDaemon(true);
@@ -152,7 +169,7 @@ public final class Agent implements AutoCloseable {
         try {
             http = HttpApi.start(new HttpApi.Services(engine, jobs, catalog,
                     () -> registry != null ? registry.drivers() : List.<DriverInfo>of(), dataDir, gc,
-                    () -> store.stall().map(Agent::refusal), () -> pluginProblems),
+                    () -> store.stall().map(Agent::refusal), () -> pluginProblems, index, allocIndexes, node),
                     config.bindAddr(), config.httpPort(), config.aclToken(), config.http());
         } catch (IOException | RuntimeException e) {
             collector.close();
@@ -237,6 +254,11 @@ public final class Agent implements AutoCloseable {
     /** {@code http://host:port} of the API. */
     public String address() {
         return "http://" + http.host() + ":" + http.port();
+    }
+
+    /** Blocking queries ({@code GET ?index=}) parked now, waiting for a change (the API caps them). */
+    public int waitingQueries() {
+        return http.waitingQueries();
     }
 
     /** Log follows streaming now (the API caps them; see {@code LogFollowers}). */

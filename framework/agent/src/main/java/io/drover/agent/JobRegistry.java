@@ -3,6 +3,7 @@ package io.drover.agent;
 import io.drover.core.config.TaskLimits;
 import io.drover.core.engine.Engine;
 import io.drover.core.spec.Job;
+import io.drover.core.spec.placement.NodeFeasibility;
 import io.drover.core.state.AllocationState;
 import io.drover.core.state.ClientStatus;
 import io.drover.core.state.DesiredStatus;
@@ -41,16 +42,32 @@ public final class JobRegistry {
      * @param modifyIndex the registry index of the latest change (register or stop)
      * @param allocIds every allocation placed for the job, oldest first, across versions
      * @param stopped whether the job was stopped ({@code DELETE /v1/job/:id}); Nomad's {@code Stop}
+     * @param createIndex the index of the job's first registration (Nomad's {@code CreateIndex})
+     * @param jobModifyIndex the index of the registration of this version (Nomad's {@code JobModifyIndex}: a stop
+     *     changes {@code modifyIndex} only); what {@code EnforceIndex} compares with
      */
     public record Entry(Job job, int version, long submitTime, long modifyIndex, List<String> allocIds,
-            boolean stopped) {
+            boolean stopped, long createIndex, long jobModifyIndex) {
         public Entry {
             allocIds = List.copyOf(allocIds);
         }
     }
 
-    /** The result of a registration: the new entry and the allocations placed for it. */
-    public record Registration(Entry entry, List<AllocationState> placed) {}
+    /**
+     * The result of a registration: the new entry, the allocations placed for it and its evaluation (null for a
+     * registration that changed nothing, as Nomad creates none then either).
+     */
+    public record Registration(Entry entry, List<AllocationState> placed, Evaluations.Evaluation eval) {}
+
+    /**
+     * A registration refused by its {@code EnforceIndex} (Nomad's check-and-set): the job's modify index is not
+     * the one the client read. The message is Nomad's.
+     */
+    public static final class IndexConflictException extends RuntimeException {
+        IndexConflictException(String message) {
+            super(message, null, false, false);
+        }
+    }
 
     /** A registration refused because the agent would hold more live tasks than {@code max_tasks}. */
     public static final class TooManyTasksException extends RuntimeException {
@@ -64,7 +81,16 @@ public final class JobRegistry {
     private final Map<String, Entry> jobs = new ConcurrentHashMap<>();
     private final NavigableSet<String> allocIds = new ConcurrentSkipListSet<>();
     private final Map<String, String> jobOfAlloc = new ConcurrentHashMap<>();
-    private final AtomicLong index = new AtomicLong();
+    private final RaftIndex index;
+    private final Evaluations evals = new Evaluations();
+    private final Map<String, List<Entry>> versions = new ConcurrentHashMap<>();
+    private final Map<String, String> evalOfAlloc = new ConcurrentHashMap<>();
+
+    /** How many versions of a job {@link #versions} keeps (Nomad's {@code JobTrackedVersions}). */
+    static final int TRACKED_VERSIONS = 6;
+
+    /** Nomad's default job priority; the job model keeps no priority of its own yet. */
+    public static final int DEFAULT_PRIORITY = 50;
 
     public JobRegistry(Engine engine) {
         this(engine, TaskLimits.DEFAULTS);
@@ -72,8 +98,26 @@ public final class JobRegistry {
 
     /** @param limits the client's {@code max_tasks_per_job} and {@code max_tasks}, checked at each registration */
     public JobRegistry(Engine engine, TaskLimits limits) {
+        this(engine, limits, RaftIndex.inMemory(), null);
+    }
+
+    /**
+     * @param index the agent's one index: each change takes a value once it is visible, which wakes blocking
+     *     queries; the job's own indexes derive from its submit time ({@link RaftIndex#ofNanos})
+     * @param node decides what this node places of a job (constraints, system jobs); null: every allocation
+     */
+    public JobRegistry(Engine engine, TaskLimits limits, RaftIndex index, NodeFeasibility node) {
         this.engine = engine;
         this.limits = limits;
+        this.index = index;
+        this.node = node;
+    }
+
+    private final NodeFeasibility node;
+
+    /** The evaluations of the registrations and stops (Nomad's {@code /v1/evaluations}). */
+    public Evaluations evaluations() {
+        return evals;
     }
 
     public TaskLimits limits() {
@@ -98,6 +142,31 @@ public final class JobRegistry {
      *     pass the bound together); nothing is stopped or placed then
      */
     public synchronized Registration register(Job job) {
+        return register(job, java.util.OptionalLong.empty());
+    }
+
+    /**
+     * {@link #register(Job)} with Nomad's {@code EnforceIndex}: with {@code enforce} present, the job is registered
+     * only if its current {@code JobModifyIndex} is that value (0: only if there is no such job, or it was
+     * purged).
+     *
+     * @throws IndexConflictException when the index does not match; nothing is stopped or placed then
+     */
+    public synchronized Registration register(Job job, java.util.OptionalLong enforce) {
+        if (enforce.isPresent()) {
+            Entry current = jobs.get(job.id());
+            long want = enforce.getAsLong();
+            if (want == 0 && current != null) {
+                throw new IndexConflictException("Enforcing job modify index 0: job already exists");
+            }
+            if (want != 0 && current == null) {
+                throw new IndexConflictException("Enforcing job modify index " + want + ": job does not exist");
+            }
+            if (want != 0 && current.jobModifyIndex() != want) {
+                throw new IndexConflictException("Enforcing job modify index " + want
+                        + ": job exists with conflicting job modify index: " + current.jobModifyIndex());
+            }
+        }
         java.util.Optional<String> over = limits.perJobProblem(job)
                 .or(() -> limits.totalProblem(engine.liveTasks(), TaskLimits.tasksOf(job)));
         if (over.isPresent()) {
@@ -108,7 +177,7 @@ public final class JobRegistry {
             List<AllocationState> current = old.allocIds().stream().map(engine::allocation)
                     .flatMap(Optional::stream).filter(a -> a.job().equals(job)).toList();
             LOG.info("job {}: registered again unchanged (version {}); nothing placed", job.id(), old.version());
-            return new Registration(old, current);
+            return new Registration(old, current, null);
         }
         List<String> ids = new ArrayList<>();
         int version = 0;
@@ -119,14 +188,24 @@ public final class JobRegistry {
             LOG.info("job {}: re-registered; stopping {} allocation(s) of version {}: {}", job.id(),
                     old.allocIds().size(), old.version(), old.allocIds());
         }
-        List<AllocationState> placed = engine.submit(job);
+        List<NodeFeasibility.GroupPlacement> placement = node == null ? List.of() : node.place(job);
+        List<AllocationState> placed = engine.submit(NodeFeasibility.placeable(job, placement));
         placed.forEach(a -> ids.add(a.id()));
         placed.forEach(a -> allocIds.add(a.id()));
         placed.forEach(a -> jobOfAlloc.put(a.id(), job.id()));
-        Entry entry = new Entry(job, version, System.currentTimeMillis() * 1_000_000L, index.incrementAndGet(),
-                ids, false);
+        // the job's indexes derive from its submit time, the creation time of its first allocation, which the
+        // allocations record: the same after a restart
+        long submit = placed.isEmpty() ? System.currentTimeMillis() * 1_000_000L : placed.get(0).createTime();
+        long at = Math.max(RaftIndex.ofNanos(submit), old == null ? 0 : old.modifyIndex() + 1);
+        Entry entry = new Entry(job, version, submit, at, ids, false, old != null ? old.createIndex() : at, at);
         jobs.put(job.id(), entry);
-        return new Registration(entry, placed);
+        keepVersion(entry);
+        Evaluations.Evaluation eval = evals.record(job.id(), job.type().wireName(), DEFAULT_PRIORITY, "job-register",
+                at, at + 1, placement.stream().filter(g -> g.placeable() < g.count()).toList());
+        placement.forEach(g -> g.failures().forEach(line -> LOG.info("job {}: {}", job.id(), line)));
+        placed.forEach(a -> evalOfAlloc.put(a.id(), eval.id()));
+        index.next(); // visible now: wakes blocking queries
+        return new Registration(entry, placed, eval);
     }
 
     /**
@@ -148,8 +227,18 @@ public final class JobRegistry {
             List<String> ids = allocs.stream().map(AllocationState::id).toList();
             allocIds.addAll(ids);
             ids.forEach(id -> jobOfAlloc.put(id, jobId));
-            jobs.put(jobId, new Entry(newest.job(), Math.max(0, version), newest.createTime(),
-                    index.incrementAndGet(), ids, stopped));
+            AllocationState firstOfVersion = allocs.stream().filter(a -> a.job().equals(newest.job())).findFirst()
+                    .orElse(newest);
+            long at = RaftIndex.ofNanos(firstOfVersion.createTime());
+            long modified = stopped ? Math.max(at, allocs.stream().mapToLong(a -> RaftIndex.ofNanos(a.modifyTime()))
+                    .max().orElse(at)) : at;
+            Entry entry = new Entry(newest.job(), Math.max(0, version), firstOfVersion.createTime(), modified, ids,
+                    stopped, RaftIndex.ofNanos(allocs.get(0).createTime()), at);
+            jobs.put(jobId, entry);
+            keepVersion(entry);
+            Evaluations.Evaluation eval = evals.record(jobId, newest.job().type().wireName(), DEFAULT_PRIORITY,
+                    "job-register", at, at + 1, List.of());
+            allocs.stream().filter(a -> a.job().equals(newest.job())).forEach(a -> evalOfAlloc.put(a.id(), eval.id()));
         });
     }
 
@@ -160,9 +249,13 @@ public final class JobRegistry {
             return Optional.empty();
         }
         old.allocIds().forEach(engine::stop);
-        Entry stopped = new Entry(old.job(), old.version(), old.submitTime(), index.incrementAndGet(),
-                old.allocIds(), true);
+        long at = index.take();
+        Entry stopped = new Entry(old.job(), old.version(), old.submitTime(), at,
+                old.allocIds(), true, old.createIndex(), old.jobModifyIndex());
         jobs.put(jobId, stopped);
+        evals.record(jobId, old.job().type().wireName(), DEFAULT_PRIORITY, "job-deregister",
+                old.jobModifyIndex(), at, List.of());
+        index.publish(at);
         LOG.info("job {}: stopped {} allocation(s): {}", jobId, old.allocIds().size(), old.allocIds());
         return Optional.of(stopped);
     }
@@ -173,7 +266,10 @@ public final class JobRegistry {
      */
     public synchronized Optional<Entry> purge(String jobId) {
         Optional<Entry> stopped = stop(jobId);
-        stopped.ifPresent(e -> jobs.remove(jobId));
+        stopped.ifPresent(e -> {
+            jobs.remove(jobId);
+            versions.remove(jobId);
+        });
         return stopped;
     }
 
@@ -184,6 +280,7 @@ public final class JobRegistry {
      */
     public synchronized void forget(String allocId) {
         allocIds.remove(allocId);
+        evalOfAlloc.remove(allocId);
         String jobId = jobOfAlloc.remove(allocId);
         Entry e = jobId == null ? null : jobs.get(jobId);
         if (e == null || !e.allocIds().contains(allocId)) {
@@ -192,11 +289,57 @@ public final class JobRegistry {
         List<String> left = e.allocIds().stream().filter(id -> !id.equals(allocId)).toList();
         if (left.isEmpty()) {
             jobs.remove(jobId);
+            versions.remove(jobId);
             LOG.info("job {}: forgotten, its last allocation record was purged", jobId);
         } else {
-            jobs.put(jobId, new Entry(e.job(), e.version(), e.submitTime(), index.incrementAndGet(), left,
-                    e.stopped()));
+            long at = index.take();
+            jobs.put(jobId, new Entry(e.job(), e.version(), e.submitTime(), at, left,
+                    e.stopped(), e.createIndex(), e.jobModifyIndex()));
+            index.publish(at);
         }
+    }
+
+    private void keepVersion(Entry entry) {
+        versions.compute(entry.job().id(), (id, list) -> {
+            List<Entry> out = new ArrayList<>();
+            out.add(entry);
+            if (list != null) {
+                list.stream().filter(v -> v.version() != entry.version()).limit(TRACKED_VERSIONS - 1)
+                        .forEach(out::add);
+            }
+            return List.copyOf(out);
+        });
+    }
+
+    /**
+     * The versions of a job this agent registered, newest first (at most {@value #TRACKED_VERSIONS}; after an
+     * agent restart only the current one).
+     */
+    public List<Entry> versions(String jobId) {
+        Entry current = jobs.get(jobId);
+        if (current == null) {
+            return List.of();
+        }
+        List<Entry> out = new ArrayList<>();
+        out.add(current);
+        versions.getOrDefault(jobId, List.of()).stream().filter(v -> v.version() != current.version())
+                .forEach(out::add);
+        return out;
+    }
+
+    /** The id of the evaluation that placed an allocation ("" when this agent's memory has none: restored). */
+    public String evalOf(String allocId) {
+        return evalOfAlloc.getOrDefault(allocId, "");
+    }
+
+    /** The job version an allocation runs: the kept version with its job, else the job's current version. */
+    public int versionOf(AllocationState alloc) {
+        for (Entry v : versions(alloc.jobId())) {
+            if (v.job().equals(alloc.job())) {
+                return v.version();
+            }
+        }
+        return job(alloc.jobId()).map(Entry::version).orElse(0);
     }
 
     public Optional<Entry> job(String id) {

@@ -50,9 +50,18 @@ class CrossSiteRequestTest extends RunningAgentTest {
                 "Content-Type: text/plain");
         assertThat(r.status()).as(r.body()).isEqualTo(415);
         assertThat(r.body()).contains("Content-Type: application/json");
-        RawHttp.Resp none = RawHttp.send(port(), "PUT", "/v1/jobs", JobRoutesTest.API_JOB, "Host: " + self());
+        // no type at all from a browser (a Blob body): it always sends Origin on a PUT, even its own one
+        RawHttp.Resp none = RawHttp.send(port(), "PUT", "/v1/jobs", JobRoutesTest.API_JOB, "Host: " + self(),
+                "Origin: http://" + self());
         assertThat(none.status()).as(none.body()).isEqualTo(415);
         assertNoJob();
+    }
+
+    @Test
+    void aBodyWithNoTypeAndNoOriginIsNomadsGoClientAndRegisters() throws Exception {
+        RawHttp.Resp r = RawHttp.send(port(), "PUT", "/v1/jobs", JobRoutesTest.API_JOB, "Host: " + self());
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        assertThat(api.get("/v1/jobs").json()).hasSize(1);
     }
 
     @Test

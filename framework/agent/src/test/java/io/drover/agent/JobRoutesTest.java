@@ -29,7 +29,14 @@ class JobRoutesTest extends RunningAgentTest {
     void registeringANomadJsonJobRunsItToCompletion() throws Exception {
         TestAgent.Resp r = api.call("PUT", "/v1/jobs", API_JOB);
         assertThat(r.status()).as(r.body()).isEqualTo(200);
-        assertThat(r.json().path("EvalID").asText()).isEmpty();
+        // one evaluation per registration (issue 15; was "" before), complete at once on one node
+        String evalId = r.json().path("EvalID").asText();
+        assertThat(evalId).matches("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+        JsonNode eval = api.get("/v1/evaluation/" + evalId).json();
+        assertThat(eval.path("Status").asText()).isEqualTo("complete");
+        assertThat(eval.path("JobID").asText()).isEqualTo("api-job");
+        assertThat(eval.path("CreateIndex").asLong()).isEqualTo(r.json().path("EvalCreateIndex").asLong())
+                .isGreaterThan(r.json().path("JobModifyIndex").asLong());
         JsonNode allocs = r.json().path("Allocations");
         assertThat(allocs).hasSize(1);
         String id = allocs.get(0).asText();

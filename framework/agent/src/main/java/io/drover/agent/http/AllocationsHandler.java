@@ -29,11 +29,14 @@ public final class AllocationsHandler {
     private final Map<String, Cached> json = new ConcurrentHashMap<>();
 
     /** The JSON of one allocation snapshot. */
-    private record Cached(AllocationState state, byte[] bytes) {}
+    private record Cached(AllocationState state, long modifyIndex, byte[] bytes) {}
 
-    AllocationsHandler(Engine engine, AllocLookup lookup) {
+    private final AllocJson shape;
+
+    AllocationsHandler(Engine engine, AllocLookup lookup, AllocJson shape) {
         this.engine = engine;
         this.lookup = lookup;
+        this.shape = shape;
     }
 
     public void addRoutes(Router router) {
@@ -52,15 +55,16 @@ public final class AllocationsHandler {
     private void read(ApiRequest req) throws Exception {
         AllocationState alloc = lookup.find(req.path("id"));
         Cached c = json.get(alloc.id());
+        long modifyIndex = io.drover.agent.AllocIndexes.of(alloc).modifyIndex();
         byte[] bytes;
-        if (c != null && c.state() == alloc) {
+        if (c != null && c.state() == alloc && c.modifyIndex() == modifyIndex) {
             bytes = c.bytes();
         } else {
-            bytes = Json.MAPPER.writeValueAsBytes(alloc);
+            bytes = Json.MAPPER.writeValueAsBytes(shape.full(alloc));
             if (json.size() >= CACHED) {
                 json.clear();
             }
-            json.put(alloc.id(), new Cached(alloc, bytes));
+            json.put(alloc.id(), new Cached(alloc, modifyIndex, bytes));
         }
         req.respondBytes(200, "application/json", bytes);
     }
@@ -73,7 +77,7 @@ public final class AllocationsHandler {
         if (ListPage.asked(req)) {
             allocs = ListPage.apply(req, allocs, AllocationState::id, ALLOC_FIELDS, AllocationsHandler::field);
         }
-        req.respond(200, allocs);
+        req.respond(200, allocs.stream().map(shape::stub).toList());
     }
 
     /** The selectors of {@code GET /v1/allocations?filter=} (docs/ui.md). */

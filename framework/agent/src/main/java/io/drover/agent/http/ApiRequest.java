@@ -78,6 +78,21 @@ public final class ApiRequest {
         return exchange;
     }
 
+    /** The request URI, for log lines. */
+    String uri() {
+        return String.valueOf(request.getHttpURI());
+    }
+
+    /** Completes the exchange (the dispatcher's end of a request it did not hand over). */
+    void complete() {
+        exchange.close();
+    }
+
+    /** Fails the exchange: the connection is closed. */
+    void abort(Throwable why) {
+        exchange.abort(why);
+    }
+
     public String method() {
         return request.getMethod();
     }
@@ -277,6 +292,11 @@ public final class ApiRequest {
     /** Hands the exchange over: from now on its new owner answers and closes it. */
     public void detach() {
         detached = true;
+    }
+
+    /** Takes a detached exchange back (a parked blocking query being answered): the runner completes it again. */
+    void reattach() {
+        detached = false;
     }
 
     boolean detached() {

@@ -13,6 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpParser;
@@ -276,6 +277,7 @@ public final class ApiServer implements AutoCloseable {
         ApiRequest.Exchange exchange = new ApiRequest.Exchange(callback);
         ApiRequest request = new ApiRequest(jetty, response, exchange, Map.of());
         String method = jetty.getMethod();
+        Router.Handler handler = null;
         try {
             origin.check(request::header); // a web page's request: refused before all else
             if (!router.isPublic(method, rawPath(jetty))) {
@@ -285,20 +287,76 @@ public final class ApiServer implements AutoCloseable {
             request = new ApiRequest(jetty, response, exchange, match.params());
             RequestOrigin.checkBody(method, request::header);
             refuseWrites(method);
-            match.handler().handle(request);
+            handler = match.handler();
         } catch (ApiException e) {
             answerError(request, e.status(), e.getMessage());
-        } catch (IOException e) {
-            LOG.debug("{} {}: connection failed: {}", method, jetty.getHttpURI(), e.toString());
-            exchange.abort(e);
         } catch (Exception | StackOverflowError | OutOfMemoryError e) {
             LOG.error("{} {} failed", method, jetty.getHttpURI(), e);
             answerError(request, 500, "internal error: " + e.getClass().getSimpleName());
+        }
+        if (handler == null) {
+            exchange.close();
+            return;
+        }
+        BlockingQueries waits = blocking;
+        try {
+            if (waits != null && waits.park(request, handler, this::run)) {
+                return; // answered later, by the change it waits for or its wait's end
+            }
+        } catch (ApiException e) {
+            answerError(request, e.status(), e.getMessage());
+            exchange.close();
+            return;
+        }
+        run(request, handler);
+    }
+
+    /**
+     * Runs a matched handler and completes the exchange (unless the handler detached it): on the server thread
+     * that read the request, or on one a blocking query's wake-up was handed to. Sets Nomad's query headers
+     * first: {@code X-Nomad-Index} (the agent's index before the handler reads anything, so a client never gets
+     * an index newer than the data it saw), {@code X-Nomad-KnownLeader: true}, {@code X-Nomad-LastContact: 0}
+     * (one node: it is its own leader).
+     */
+    void run(ApiRequest request, Router.Handler handler) {
+        String method = request.method();
+        LongSupplier idx = index;
+        // never 0, as Nomad: a client that sends index=0 does not block, and would poll in a loop
+        request.setHeader("X-Nomad-Index", Long.toString(Math.max(1, idx == null ? 0 : idx.getAsLong())));
+        request.setHeader("X-Nomad-KnownLeader", "true");
+        request.setHeader("X-Nomad-LastContact", "0");
+        try {
+            handler.handle(request);
+        } catch (ApiException e) {
+            answerError(request, e.status(), e.getMessage());
+        } catch (IOException e) {
+            LOG.debug("{} {}: connection failed: {}", method, request.uri(), e.toString());
+            request.abort(e);
+        } catch (Exception | StackOverflowError | OutOfMemoryError e) {
+            LOG.error("{} {} failed", method, request.uri(), e);
+            answerError(request, 500, "internal error: " + e.getClass().getSimpleName());
         } finally {
             if (!request.detached()) {
-                exchange.close();
+                request.complete();
             }
         }
+    }
+
+    private volatile LongSupplier index;
+    private volatile BlockingQueries blocking;
+
+    /**
+     * Turns on Nomad's index headers and blocking queries ({@code ?index=&wait=} on GET routes), once, right after
+     * start.
+     */
+    void indexes(LongSupplier current, BlockingQueries queries) {
+        this.index = current;
+        this.blocking = queries;
+    }
+
+    /** Runs {@code task} on the server's handler threads (a blocking query's wake-up). */
+    void execute(Runnable task) {
+        server.getThreadPool().execute(task);
     }
 
     /** The request's path as sent (percent escapes kept: the router decodes parameters itself). */

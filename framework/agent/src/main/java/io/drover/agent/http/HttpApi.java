@@ -1,6 +1,9 @@
 package io.drover.agent.http;
 
+import io.drover.agent.AllocIndexes;
 import io.drover.agent.JobRegistry;
+import io.drover.agent.NodeInfo;
+import io.drover.agent.RaftIndex;
 import io.drover.core.config.HttpConfig;
 import io.drover.core.driver.DriverCatalog;
 import io.drover.core.driver.DriverInfo;
@@ -19,11 +22,13 @@ public final class HttpApi implements AutoCloseable {
     private final ApiServer server;
     private final LogFollowers followers;
     private final EventBroker events;
+    private final BlockingQueries blocking;
 
-    private HttpApi(ApiServer server, LogFollowers followers, EventBroker events) {
+    private HttpApi(ApiServer server, LogFollowers followers, EventBroker events, BlockingQueries blocking) {
         this.server = server;
         this.followers = followers;
         this.events = events;
+        this.blocking = blocking;
     }
 
     /**
@@ -33,7 +38,8 @@ public final class HttpApi implements AutoCloseable {
      */
     public record Services(Engine engine, JobRegistry jobs, DriverCatalog drivers,
             Supplier<List<DriverInfo>> driverInfo, Path dataDir, Runnable gcTrigger,
-            Supplier<Optional<String>> writesRefused, Supplier<List<String>> pluginProblems) {}
+            Supplier<Optional<String>> writesRefused, Supplier<List<String>> pluginProblems, RaftIndex index,
+            AllocIndexes allocIndexes, NodeInfo node) {}
 
     /**
      * Builds the routes and starts serving on {@code bindAddr:port} (0: an ephemeral port).
@@ -45,8 +51,13 @@ public final class HttpApi implements AutoCloseable {
         LogFollowers followers = new LogFollowers();
         AllocLookup lookup = new AllocLookup(s.engine(), s.jobs());
         Router router = new Router();
-        new JobsHandler(s.jobs(), s.drivers(), s.writesRefused()).addRoutes(router);
-        new AllocationsHandler(s.engine(), lookup).addRoutes(router);
+        AllocJson allocJson = new AllocJson(s.jobs(), s.allocIndexes(), s.node());
+        ApiServer[] bound = new ApiServer[1];
+        new JobsHandler(s.jobs(), s.drivers(), s.writesRefused(), allocJson).addRoutes(router);
+        new AllocationsHandler(s.engine(), lookup, allocJson).addRoutes(router);
+        new NomadJobRoutes(s.jobs(), allocJson).addRoutes(router);
+        new ClusterRoutes(s.node(), s.driverInfo(), () -> bound[0] == null ? "" : hostPort(bound[0]), lookup)
+                .addRoutes(router);
         new LogsHandler(s.engine(), lookup, s.dataDir(), followers).addRoutes(router);
         new SystemHandler(s.gcTrigger(), s.driverInfo(), s.pluginProblems()).addRoutes(router);
         EventBroker events = new EventBroker(s.jobs());
@@ -54,13 +65,30 @@ public final class HttpApi implements AutoCloseable {
         new EventStreamHandler(events).addRoutes(router);
         new UiHandler().addRoutes(router);
         try {
-            return new HttpApi(ApiServer.start(bindAddr, port, router, aclToken, http,
-                    s.writesRefused()), followers, events);
+            ApiServer server = ApiServer.start(bindAddr, port, router, aclToken, http, s.writesRefused());
+            bound[0] = server;
+            BlockingQueries blocking = new BlockingQueries(s.index(), server::execute);
+            server.indexes(s.index()::current, blocking);
+            return new HttpApi(server, followers, events, blocking);
         } catch (IOException | RuntimeException e) {
             events.close();
             followers.close();
             throw e;
         }
+    }
+
+    /** {@code host:port} as Nomad's {@code HTTPAddr}: a wildcard bind is reached on the loopback. */
+    private static String hostPort(ApiServer server) {
+        String h = server.host();
+        if (h.equals("0.0.0.0") || h.equals("::")) {
+            h = "127.0.0.1";
+        }
+        return (h.contains(":") ? "[" + h + "]" : h) + ":" + server.port();
+    }
+
+    /** Blocking queries waiting now. */
+    public int waitingQueries() {
+        return blocking.waiting();
     }
 
     public int port() {
@@ -84,6 +112,7 @@ public final class HttpApi implements AutoCloseable {
     @Override
     public void close() {
         events.close();
+        blocking.close();
         followers.close();
         server.close();
     }

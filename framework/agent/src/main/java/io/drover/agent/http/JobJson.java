@@ -28,10 +28,8 @@ final class JobJson {
         e.job().groups().forEach(g -> groups.put(g.name(), emptySummary()));
         registry.listedAllocations(e).forEach(a -> groups.computeIfAbsent(a.taskGroup(), k -> emptySummary())
                 .merge(summaryKey(a.clientStatus()), 1L, Long::sum));
-        Map<String, Object> summary = new LinkedHashMap<>();
-        summary.put("JobID", e.job().id());
-        summary.put("Summary", groups);
-        m.put("JobSummary", summary);
+        m.put("Datacenters", e.job().datacenters());
+        m.put("JobSummary", summary(e, groups));
         Map<String, Long> allocs = new LinkedHashMap<>();
         allocs.put("Pending", counts.get(ClientStatus.PENDING));
         allocs.put("Running", counts.get(ClientStatus.RUNNING));
@@ -43,8 +41,13 @@ final class JobJson {
 
     /** Nomad's {@code Job}: the stub's header plus {@code Datacenters} and {@code TaskGroups}. */
     static Map<String, Object> full(JobRegistry registry, JobRegistry.Entry e) {
+        return full(registry, e, e.job(), e.version());
+    }
+
+    /** One version of the job: {@code job} and {@code version} as registered, the rest from the entry. */
+    static Map<String, Object> full(JobRegistry registry, JobRegistry.Entry e, Job job, int version) {
         Map<String, Object> m = header(registry, e);
-        Job job = e.job();
+        m.put("Version", version);
         m.put("Datacenters", job.datacenters());
         m.put("TaskGroups", job.groups().stream().map(JobJson::group).toList());
         return m;
@@ -54,14 +57,46 @@ final class JobJson {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("ID", e.job().id());
         m.put("Name", e.job().name());
+        m.put("Namespace", "default");
+        m.put("Region", "global");
+        m.put("ParentID", "");
         m.put("Type", e.job().type().wireName());
+        m.put("Priority", JobRegistry.DEFAULT_PRIORITY);
+        m.put("NodePool", "default");
         m.put("Status", registry.status(e));
+        m.put("StatusDescription", "");
         m.put("Stop", e.stopped());
+        m.put("Stable", false);
         m.put("Version", e.version());
         m.put("SubmitTime", e.submitTime());
+        m.put("CreateIndex", e.createIndex());
         m.put("ModifyIndex", e.modifyIndex());
-        m.put("JobModifyIndex", e.modifyIndex());
+        m.put("JobModifyIndex", e.jobModifyIndex());
         return m;
+    }
+
+    /** Nomad's {@code JobSummary}: per group, its allocations by state (those on disk). */
+    static Map<String, Object> summary(JobRegistry registry, JobRegistry.Entry e) {
+        Map<String, Map<String, Long>> groups = new LinkedHashMap<>();
+        e.job().groups().forEach(g -> groups.put(g.name(), emptySummary()));
+        registry.listedAllocations(e).forEach(a -> groups.computeIfAbsent(a.taskGroup(), k -> emptySummary())
+                .merge(summaryKey(a.clientStatus()), 1L, Long::sum));
+        return summary(e, groups);
+    }
+
+    private static Map<String, Object> summary(JobRegistry.Entry e, Map<String, Map<String, Long>> groups) {
+        Map<String, Object> summary = new LinkedHashMap<>();
+        summary.put("JobID", e.job().id());
+        summary.put("Namespace", "default");
+        summary.put("Summary", groups);
+        Map<String, Long> children = new LinkedHashMap<>();
+        children.put("Pending", 0L);
+        children.put("Running", 0L);
+        children.put("Dead", 0L);
+        summary.put("Children", children);
+        summary.put("CreateIndex", e.createIndex());
+        summary.put("ModifyIndex", e.modifyIndex());
+        return summary;
     }
 
     private static Map<String, Long> emptySummary() {

@@ -42,10 +42,14 @@ public final class JobsHandler {
      * @param writesRefused why the agent cannot record changes now (empty when it can); a registration waiting
      *     for its allocations to be recorded answers 503 with that line as soon as it appears
      */
-    public JobsHandler(JobRegistry registry, DriverCatalog drivers, Supplier<Optional<String>> writesRefused) {
+    private final AllocJson allocJson;
+
+    JobsHandler(JobRegistry registry, DriverCatalog drivers, Supplier<Optional<String>> writesRefused,
+            AllocJson allocJson) {
         this.registry = registry;
         this.drivers = drivers;
         this.writesRefused = writesRefused;
+        this.allocJson = allocJson;
     }
 
     public void addRoutes(Router router) {
@@ -73,6 +77,10 @@ public final class JobsHandler {
             throw ApiException.badRequest("request body must be {\"Job\": {...}} (Nomad's API JSON) or "
                     + "{\"JobHCL\": \"<jobspec>\"}");
         }
+        RegisterRequest options = RegisterRequest.of(tree);
+        if (!hcl && options.hasOptions()) {
+            body = options.jobOnly(); // the parser reads {"Job": ...}; Nomad's request fields are read here
+        }
         Job job;
         List<JobFileException> problems;
         try {
@@ -88,7 +96,9 @@ public final class JobsHandler {
         }
         JobRegistry.Registration reg;
         try {
-            reg = registry.register(job);
+            reg = registry.register(job, options.enforceIndex());
+        } catch (JobRegistry.IndexConflictException e) {
+            throw new ApiException(409, "job " + job.id() + ": " + e.getMessage());
         } catch (JobRegistry.TooManyTasksException e) {
             // not bad input: the same job is accepted once some allocations have ended
             throw new ApiException(429, "job " + job.id() + ": " + e.getMessage());
@@ -99,12 +109,16 @@ public final class JobsHandler {
         LOG.info("job {} registered (version {}): {} allocation(s)", job.id(), reg.entry().version(),
                 reg.placed().size());
         Map<String, Object> out = new LinkedHashMap<>();
-        out.put("EvalID", "");
-        out.put("EvalCreateIndex", 0);
-        out.put("JobModifyIndex", reg.entry().modifyIndex());
+        out.put("EvalID", reg.eval() == null ? "" : reg.eval().id());
+        out.put("EvalCreateIndex", reg.eval() == null ? 0 : reg.eval().createIndex());
+        out.put("JobModifyIndex", reg.entry().jobModifyIndex());
         out.put("Index", reg.entry().modifyIndex());
         out.put("Warnings", "");
+        req.setHeader("X-Nomad-Index", Long.toString(reg.entry().modifyIndex()));
         out.put("Allocations", reg.placed().stream().map(AllocationState::id).toList());
+        // Drover's: what this node did not place and why, in the words of Nomad's `job run` monitor
+        out.put("PlacementFailures", reg.eval() == null ? List.of() : reg.eval().failed().stream()
+                .flatMap(g -> g.failures().stream()).toList());
         req.respond(200, out);
     }
 
@@ -180,15 +194,18 @@ public final class JobsHandler {
         JobRegistry.Entry stopped = (req.queryFlag("purge") ? registry.purge(id) : registry.stop(id))
                 .orElseThrow(() -> ApiException.notFound("job not found: " + id));
         Map<String, Object> out = new LinkedHashMap<>();
-        out.put("EvalID", "");
-        out.put("EvalCreateIndex", 0);
-        out.put("JobModifyIndex", stopped.modifyIndex());
+        Optional<io.drover.agent.Evaluations.Evaluation> eval = registry.evaluations().ofJob(id).stream()
+                .reduce((a, b) -> b);
+        out.put("EvalID", eval.map(io.drover.agent.Evaluations.Evaluation::id).orElse(""));
+        out.put("EvalCreateIndex", eval.map(io.drover.agent.Evaluations.Evaluation::createIndex).orElse(0L));
+        out.put("JobModifyIndex", stopped.jobModifyIndex());
         out.put("Index", stopped.modifyIndex());
+        req.setHeader("X-Nomad-Index", Long.toString(stopped.modifyIndex()));
         req.respond(200, out);
     }
 
     private void allocations(ApiRequest req) throws Exception {
-        req.respond(200, registry.listedAllocations(entry(req)));
+        req.respond(200, registry.listedAllocations(entry(req)).stream().map(allocJson::stub).toList());
     }
 
     private JobRegistry.Entry entry(ApiRequest req) throws ApiException {

@@ -73,11 +73,15 @@ public final class JobRunCommand implements Callable<Integer> {
         List<String> ids = new ArrayList<>();
         reg.path("Allocations").forEach(n -> ids.add(n.asText()));
         ctx.err().println("==> Job \"" + TerminalText.escape(job.id()) + "\" registered: " + ids.size() + " allocation(s) placed");
+        if (!reg.path("PlacementFailures").isEmpty()) { // constraints this node fails, in Nomad's words
+            ctx.err().println("==> Failed to place all allocations on this node:");
+            reg.path("PlacementFailures").forEach(l -> ctx.err().println("    " + TerminalText.escape(l.asText())));
+        }
         if (detach) {
             ids.forEach(i -> ctx.out().println(TerminalText.escape(i)));
             return ExitCodes.OK;
         }
-        boolean service = job.type() == JobType.SERVICE;
+        boolean service = !job.type().runsToCompletion(); // service and system tasks run until stopped
         boolean failed = false;
         for (String id : ids) {
             JsonNode alloc = awaitSettled(client, id, service);

@@ -20,8 +20,22 @@ final class JobRunner {
     private volatile boolean stopping;
     private volatile String killReason;
 
+    private final io.drover.core.spec.placement.NodeFeasibility node;
+    private final java.util.function.Consumer<String> notPlaced;
+
     JobRunner(Engine engine) {
+        this(engine, null, line -> { });
+    }
+
+    /**
+     * @param node decides what this machine places of each job (constraints, system jobs); null: everything
+     * @param notPlaced gets Nomad's lines for the groups it does not place
+     */
+    JobRunner(Engine engine, io.drover.core.spec.placement.NodeFeasibility node,
+            java.util.function.Consumer<String> notPlaced) {
         this.engine = engine;
+        this.node = node;
+        this.notPlaced = notPlaced;
     }
 
     /** @return completes once every allocation placed is terminal (complete or failed) */
@@ -31,7 +45,17 @@ final class JobRunner {
             if (stopping) {
                 break;
             }
-            for (AllocationState alloc : engine.submit(job)) {
+            Job placeable = job;
+            if (node != null) {
+                var placement = node.place(job);
+                List<String> lines = placement.stream().flatMap(g -> g.failures().stream()).toList();
+                if (!lines.isEmpty()) {
+                    notPlaced.accept("==> Job \"" + job.id() + "\": failed to place all allocations on this node:");
+                    lines.forEach(l -> notPlaced.accept("    " + l));
+                }
+                placeable = io.drover.core.spec.placement.NodeFeasibility.placeable(job, placement);
+            }
+            for (AllocationState alloc : engine.submit(placeable)) {
                 placed.add(alloc.id());
                 futures.add(engine.terminal(alloc.id()));
             }

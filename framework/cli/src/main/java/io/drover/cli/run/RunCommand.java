@@ -125,7 +125,15 @@ public final class RunCommand implements Callable<Integer> {
             try (Engine engine = new Engine(engineConfig, registry, runtime);
                     LiveStatus live = new LiveStatus(ctx.err(), ctx.errIsTerminal(), verbose, ctx.terminalWidth())) {
                 engine.addListener(live);
-                JobRunner runner = new JobRunner(engine);
+                io.drover.core.spec.placement.NodeFeasibility node;
+                try {
+                    node = io.drover.agent.NodeInfo.load(data.path(), agent).feasibility(registry.names());
+                } catch (java.io.IOException e) {
+                    throw new IllegalStateException("cannot describe this node in " + data.path() + ": "
+                            + e.getMessage(), e);
+                }
+                JobRunner runner = new JobRunner(engine, node,
+                        line -> ctx.err().println(TerminalText.escape(line)));
                 allocs = runToEnd(runner, loaded, signals, hook, interruptWait);
             }
             ctx.out().print(json ? TerminalText.escapeJson(AllocJson.format(allocs)) : text(allocs, data.path()));

@@ -22,11 +22,12 @@ import java.util.Map;
  */
 final class AgentConfigMapper {
     private static final List<String> ROOT_KEYS =
-            List.of("data_dir", "plugin_dir", "log_level", "bind_addr", "ports", "client", "acl", "http");
+            List.of("data_dir", "plugin_dir", "log_level", "bind_addr", "ports", "client", "acl", "http", "name",
+                    "datacenter");
     private static final List<String> CLIENT_KEYS = List.of("gc_interval", "gc_max_allocs",
             "gc_disk_usage_threshold", "gc_inode_usage_threshold", "gc_parallel_destroys", "gc_kill_policy",
             "max_kill_timeout", "record_retention", "driver_start_timeout", "max_tasks_per_job", "max_tasks",
-            "max_tasks_per_group", "min_dynamic_port", "max_dynamic_port");
+            "max_tasks_per_group", "min_dynamic_port", "max_dynamic_port", "node_class", "node_pool", "meta");
     private static final List<String> HTTP_KEYS =
             List.of("allowed_hosts", "max_conns", "header_timeout", "idle_timeout",
                     "max_conns_per_client");
@@ -64,6 +65,7 @@ final class AgentConfigMapper {
         MapReader ports = r.child("ports", List.of("http"), List.of());
         int http = ports == null ? d.httpPort() : (int) ports.integer("http", d.httpPort(), 0, 65535);
         ClientConfig client = client(r.child("client", CLIENT_KEYS, List.of()), d.client());
+        client = withNode(r, r.child("client", CLIENT_KEYS, List.of()), client);
         MapReader acl = r.child("acl", List.of("token"), List.of());
         String token = acl == null ? null : acl.string("token", null);
         String badToken = AclToken.problem(token);
@@ -178,7 +180,31 @@ final class AgentConfigMapper {
                     + ")");
         }
         return new ClientConfig(gcInterval, maxAllocs, disk, inode, parallel, policy, maxKill, retention,
-                startTimeout, new TaskLimits(perJob, total, perGroup), new PortRange(minPort, maxPort));
+                startTimeout, new TaskLimits(perJob, total, perGroup), new PortRange(minPort, maxPort),
+                d.node());
+    }
+
+    /** Nomad's node keys: top-level {@code name} and {@code datacenter}; {@code client} block class, pool, meta. */
+    private static ClientConfig withNode(MapReader root, MapReader client, ClientConfig c) throws TreeProblem {
+        NodeConfig d = c.node();
+        String name = root.string("name", d.name());
+        if (name != null && name.isBlank()) {
+            throw root.problem("name", "must not be empty (leave it out for the host name)");
+        }
+        String dc = root.string("datacenter", d.datacenter());
+        if (dc.isBlank()) {
+            throw root.problem("datacenter", "must not be empty");
+        }
+        String nodeClass = client == null ? d.nodeClass() : client.string("node_class", d.nodeClass());
+        String pool = client == null ? d.nodePool() : client.string("node_pool", d.nodePool());
+        if (pool.isBlank()) {
+            throw client.problem("node_pool", "must not be empty");
+        }
+        Map<String, String> meta = client == null || !client.has("meta") ? d.meta() : client.stringMap("meta");
+        return new ClientConfig(c.gcInterval(), c.gcMaxAllocs(), c.gcDiskUsageThreshold(), c.gcInodeUsageThreshold(),
+                c.gcParallelDestroys(), c.gcKillPolicy(), c.maxKillTimeout(), c.recordRetention(),
+                c.driverStartTimeout(), c.taskLimits(), c.dynamicPorts(),
+                new NodeConfig(name, dc, nodeClass, pool, meta));
     }
 
     private static Map<String, Map<String, Object>> plugins(MapReader r) throws TreeProblem {

@@ -9,6 +9,8 @@ import java.time.Duration;
  *     recoverable start error (Drover's own key; Nomad has no such limit)
  * @param taskLimits {@code max_tasks_per_job} and {@code max_tasks} (Drover's own keys)
  * @param dynamicPorts {@code min_dynamic_port} to {@code max_dynamic_port}
+ * @param node this node's name, datacenter, class, pool and meta ({@code node_class}, {@code node_pool},
+ *     {@code meta}, and the config's top-level {@code name} and {@code datacenter})
  */
 public record ClientConfig(
         Duration gcInterval,
@@ -21,18 +23,22 @@ public record ClientConfig(
         Duration recordRetention,
         Duration driverStartTimeout,
         TaskLimits taskLimits,
-        PortRange dynamicPorts) {
+        PortRange dynamicPorts, NodeConfig node) {
 
     public ClientConfig {
         dynamicPorts = dynamicPorts == null ? PortRange.DEFAULT : dynamicPorts;
+        node = node == null ? NodeConfig.DEFAULTS : node;
     }
 
-    /** Without {@code min_dynamic_port} and {@code max_dynamic_port}: Nomad's defaults. */
+    /**
+     * Without the dynamic ports and the node's description: Nomad's defaults (ports 20000-32000; host name, dc1,
+     * no class, pool default, no meta).
+     */
     public ClientConfig(Duration gcInterval, int gcMaxAllocs, int gcDiskUsageThreshold, int gcInodeUsageThreshold,
             int gcParallelDestroys, GcKillPolicy gcKillPolicy, Duration maxKillTimeout, Duration recordRetention,
             Duration driverStartTimeout, TaskLimits taskLimits) {
         this(gcInterval, gcMaxAllocs, gcDiskUsageThreshold, gcInodeUsageThreshold, gcParallelDestroys, gcKillPolicy,
-                maxKillTimeout, recordRetention, driverStartTimeout, taskLimits, PortRange.DEFAULT);
+                maxKillTimeout, recordRetention, driverStartTimeout, taskLimits, PortRange.DEFAULT, NodeConfig.DEFAULTS);
     }
 
     /** The default {@code driver_start_timeout}. */
@@ -56,6 +62,6 @@ public record ClientConfig(
     public static ClientConfig defaults() {
         return new ClientConfig(Duration.ofMinutes(1), 50, 80, 70, 2, GcKillPolicy.PRESERVE_STATES,
                 Duration.ofSeconds(30), Duration.ofHours(24), DEFAULT_DRIVER_START_TIMEOUT, TaskLimits.DEFAULTS,
-                PortRange.DEFAULT);
+                PortRange.DEFAULT, NodeConfig.DEFAULTS);
     }
 }

@@ -120,7 +120,7 @@ final class AllocRunner implements TaskRunnerHost {
         for (Task task : group.tasks()) {
             // Nomad's restart tracker: in a service job main tasks and sidecars restart after a successful exit;
             // prestart and poststart tasks that are not sidecars, and poststop tasks, are done.
-            boolean restartOnSuccess = job.type() == JobType.SERVICE
+            boolean restartOnSuccess = !job.type().runsToCompletion()
                     && (task.kind() == TaskKind.MAIN || task.kind().sidecar());
             runners.add(new TaskRunner(task, this, restartOnSuccess));
         }

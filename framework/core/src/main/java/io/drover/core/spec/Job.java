@@ -13,19 +13,39 @@ import java.util.Optional;
  * @param groups task groups in declaration order
  * @param source where the job was read from (file name), for messages
  * @param runtime region, namespace, meta: what the job tells its tasks at run time
+ * @param constraints every {@code constraint} of the job, its groups and tasks, in file order (Nomad's scheduler
+ *     decides them; on one node they decide whether a group is placed here)
  */
 public record Job(String id, String name, JobType type, List<String> datacenters, List<TaskGroup> groups,
-        String source, JobRuntime runtime) {
+        String source, JobRuntime runtime, List<Constraint> constraints) {
     public Job {
         datacenters = List.copyOf(datacenters);
         groups = List.copyOf(groups);
         runtime = runtime == null ? JobRuntime.DEFAULT : runtime;
+        constraints = constraints == null ? List.of() : List.copyOf(constraints); // null: recorded before issue 15
+    }
+
+    /** A job with Nomad's defaults for region and namespace, no meta and no constraints. */
+    public Job(String id, String name, JobType type, List<String> datacenters, List<TaskGroup> groups,
+            String source) {
+        this(id, name, type, datacenters, groups, source, JobRuntime.DEFAULT, List.of());
+    }
+
+    /** A job without constraints. */
+    public Job(String id, String name, JobType type, List<String> datacenters, List<TaskGroup> groups,
+            String source, JobRuntime runtime) {
+        this(id, name, type, datacenters, groups, source, runtime, List.of());
     }
 
     /** A job with Nomad's defaults for region and namespace, and no meta. */
     public Job(String id, String name, JobType type, List<String> datacenters, List<TaskGroup> groups,
-            String source) {
-        this(id, name, type, datacenters, groups, source, JobRuntime.DEFAULT);
+            String source, List<Constraint> constraints) {
+        this(id, name, type, datacenters, groups, source, JobRuntime.DEFAULT, constraints);
+    }
+
+    /** The same job with only {@code kept} of its groups (those this node can place). */
+    public Job withGroups(List<TaskGroup> kept) {
+        return new Job(id, name, type, datacenters, kept, source, runtime, constraints);
     }
 
     public Optional<TaskGroup> group(String name) {

@@ -221,6 +221,27 @@ class AgentConfigParserTest {
     }
 
     @Test
+    void nomadsNodeKeysDescribeThisNode() throws Exception {
+        AgentConfig c = AgentConfigParser.parse(write("n.hcl", """
+                name       = "edge-1"
+                datacenter = "eu-west"
+                client {
+                  node_class = "gpu"
+                  node_pool  = "batch"
+                  meta {
+                    rack = "r7"
+                  }
+                }
+                """));
+        assertThat(c.client().node()).isEqualTo(new NodeConfig("edge-1", "eu-west", "gpu", "batch",
+                java.util.Map.of("rack", "r7")));
+        assertThat(AgentConfigParser.parse(write("d.hcl", "log_level = \"INFO\"\n")).client().node())
+                .isEqualTo(NodeConfig.DEFAULTS);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> AgentConfigParser.parse(write("e.hcl",
+                "datacenter = \"\"\n"))).hasMessageContaining("e.hcl:1: datacenter: must not be empty");
+    }
+
+    @Test
     void allowedHostsAreReadWithOrWithoutAPort() throws Exception {
         AgentConfig c = AgentConfigParser.parse(write("h.hcl",
                 "http {\n  allowed_hosts = [\"drover.example.com\", \"10.0.0.5:4747\", \"[::1]:4747\"]\n}\n"));

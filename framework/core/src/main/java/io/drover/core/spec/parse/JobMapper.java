@@ -92,8 +92,9 @@ final class JobMapper {
             p.add(new TreeProblem(field.line(), "job \"" + id + "\"", "the job id must not contain spaces"));
         }
         MapReader r = MapReader.open((Node.Mapping) field.value(), "job \"" + id + "\"", vocab,
-                concat(JOB_KEYS, cluster(vocab, ClusterBlocks.JOB_SINGLE)), List.of("group"), p);
+                concat(JOB_KEYS, cluster(vocab, ClusterBlocks.JOB_SINGLE)), PlacementMapper.withBlocks("group"), p);
         ClusterBlocks.check(r, p);
+        List<io.drover.core.spec.Constraint> constraints = new ArrayList<>(PlacementMapper.read(r, null, null, p));
         String name = p.read(() -> r.string("name", id), id);
         java.util.Optional<String> nameProblem = SafeName.textProblem(name);
         boolean idReported = p.size() != before;
@@ -116,7 +117,7 @@ final class JobMapper {
         long placed = 0;
         boolean tooMany = false;
         for (Field g : groupFields) {
-            TaskGroup group = group(g, r, type, p);
+            TaskGroup group = group(g, r, type, p, constraints);
             String groupName = group != null ? group.name() : labelOf(g);
             Integer first = groupName == null ? null : groupLines.putIfAbsent(groupName, g.line());
             if (first != null) {
@@ -138,7 +139,7 @@ final class JobMapper {
             return null;
         }
         return new Job(id, name, type, datacenters == null ? List.of() : datacenters, groups, source,
-                new io.drover.core.spec.JobRuntime(region, namespace, meta, ""));
+                new io.drover.core.spec.JobRuntime(region, namespace, meta, ""), constraints);
     }
 
     /** The single label of a block, null when it has none or several (that problem is reported elsewhere). */
@@ -148,11 +149,8 @@ final class JobMapper {
 
     private static JobType jobType(MapReader r) throws TreeProblem {
         String type = r.string("type", JobType.SERVICE.wireName());
-        if (type.equals("system") || type.equals("sysbatch")) {
-            throw r.problem("type", "type \"" + type + "\" is not supported by Drover (use batch or service)");
-        }
-        return JobType.fromWire(type)
-                .orElseThrow(() -> r.problem("type", "must be batch or service, found \"" + type + "\""));
+        return JobType.fromWire(type).orElseThrow(() -> r.problem("type",
+                "must be batch, service, system or sysbatch, found \"" + type + "\""));
     }
 
     /** Refuses a job id, group or task name that is not one safe path component ({@link SafeName}). */
@@ -178,7 +176,8 @@ final class JobMapper {
     }
 
     /** @return the group, null when it has a problem (recorded in {@code p}) */
-    private static TaskGroup group(Field field, MapReader job, JobType type, Problems p) {
+    private static TaskGroup group(Field field, MapReader job, JobType type, Problems p,
+            List<io.drover.core.spec.Constraint> constraints) {
         int before = p.size();
         String name = p.read(() -> label(field, "group", "the group name", job.path()), null);
         if (name == null) {
@@ -192,9 +191,14 @@ final class JobMapper {
         }
         MapReader r = MapReader.open((Node.Mapping) field.value(), path, job.vocabulary(),
                 concat(GROUP_KEYS, cluster(job.vocabulary(), ClusterBlocks.GROUP_SINGLE)),
-                concat(List.of("task"), cluster(job.vocabulary(), ClusterBlocks.GROUP_REPEATABLE)), p);
+                concat(PlacementMapper.withBlocks("task"), cluster(job.vocabulary(), ClusterBlocks.GROUP_REPEATABLE)), p);
         ClusterBlocks.check(r, p);
         int count = (int) (long) p.read(() -> r.integer("count", 1, 0, MAX_ALLOCATIONS), 1L);
+        if (type.perNode() && count > 1) { // Nomad's own check and words
+            p.add(r.problem("count", "Job task group " + name + " has count " + count
+                    + ". Count cannot exceed 1 with system scheduler"));
+        }
+        constraints.addAll(PlacementMapper.read(r, name, null, p));
         RestartPolicy restart = restart(r.child("restart", RESTART_KEYS, List.of(), p), type.defaultRestart(), p);
         Duration maxRuntime = p.read(() -> r.duration("max_runtime", null, true), null);
         Map<String, String> meta = RuntimeMapper.meta(r, p);
@@ -208,7 +212,7 @@ final class JobMapper {
         String leader = null;
         boolean allTasksRead = true;
         for (Field t : taskFields) {
-            Task task = task(t, r, restart, maxRuntime, p);
+            Task task = task(t, r, restart, maxRuntime, p, name, constraints);
             String taskName = task != null ? task.name() : labelOf(t);
             Integer first = taskName == null ? null : taskLines.putIfAbsent(taskName, t.line());
             if (first != null) {
@@ -246,7 +250,7 @@ final class JobMapper {
 
     /** @return the task, null when it has a problem (recorded in {@code p}) */
     private static Task task(Field field, MapReader group, RestartPolicy groupRestart, Duration groupMaxRuntime,
-            Problems p) {
+            Problems p, String groupName, List<io.drover.core.spec.Constraint> constraints) {
         int before = p.size();
         String name = p.read(() -> label(field, "task", "the task name", group.path()), null);
         if (name == null) {
@@ -261,8 +265,10 @@ final class JobMapper {
         }
         MapReader r = MapReader.open((Node.Mapping) field.value(), path, group.vocabulary(),
                 concat(TASK_KEYS, cluster(group.vocabulary(), ClusterBlocks.TASK_SINGLE)),
-                concat(List.of("artifact", "template"), cluster(group.vocabulary(), ClusterBlocks.TASK_REPEATABLE)), p);
+                concat(concat(List.of("artifact", "template"), cluster(group.vocabulary(), ClusterBlocks.TASK_REPEATABLE)),
+                        PlacementMapper.withBlocks()), p);
         ClusterBlocks.check(r, p);
+        constraints.addAll(PlacementMapper.read(r, groupName, name, p));
         String driver = null;
         if (!r.has("driver")) {
             p.add(r.problem("driver", "is required (e.g. driver = \"raw_exec\")"));

@@ -37,13 +37,23 @@ final class JsonJobShape {
             Map.entry("resources", "Resources"), Map.entry("cpu", "CPU"), Map.entry("cores", "Cores"),
             Map.entry("memory", "MemoryMB"), Map.entry("memory_max", "MemoryMaxMB"),
             Map.entry("attempts", "Attempts"), Map.entry("interval", "Interval"), Map.entry("delay", "Delay"),
-            Map.entry("mode", "Mode"));
+            Map.entry("mode", "Mode"), Map.entry("constraint", "Constraints"), Map.entry("affinity", "Affinities"),
+            Map.entry("spread", "Spreads"), Map.entry("attribute", "LTarget"), Map.entry("operator", "Operand"),
+            Map.entry("value", "RTarget"), Map.entry("weight", "Weight"), Map.entry("target", "SpreadTarget"),
+            Map.entry("percent", "Percent"));
 
     private static final Map<String, String> JSON_TO_CANONICAL = new HashMap<>();
 
     static {
         CANONICAL_TO_JSON.forEach((canonical, json) -> JSON_TO_CANONICAL.put(json, canonical));
+        JSON_TO_CANONICAL.put("Attribute", "attribute"); // a spread's attribute (a constraint's is LTarget)
     }
+
+    /**
+     * Lists of objects that are repeated blocks in the jobspec: {@code "Constraints": [{...}]} is
+     * {@code constraint { ... }} written once per item; a {@code SpreadTarget}'s {@code Value} is its label.
+     */
+    private static final Set<String> BLOCK_LISTS = Set.of("Constraints", "Affinities", "Spreads", "SpreadTarget");
 
     private static final Set<String> VERBATIM = Set.of("Config", "Env", "Meta");
 
@@ -79,7 +89,7 @@ final class JsonJobShape {
             if (f.name().equals("TaskGroups")) {
                 fields.addAll(blocks(f, "group", "job \"" + id + "\""));
             } else {
-                fields.add(rename(f));
+                fields.addAll(renameAll(f));
             }
         }
         Node.Mapping jobBlock = new Node.Mapping(List.of(id), fields, job.line());
@@ -123,7 +133,7 @@ final class JsonJobShape {
                 if (canonical.equals("group") && f.name().equals("Tasks")) {
                     fields.addAll(blocks(f, "task", here));
                 } else {
-                    fields.add(rename(f));
+                    fields.addAll(renameAll(f));
                 }
             }
             out.add(new Field(canonical, list.name(), new Node.Mapping(List.of(name), fields, m.line()), m.line()));
@@ -152,6 +162,31 @@ final class JsonJobShape {
         return f.value() instanceof Node.Mapping m && m.fields().isEmpty();
     }
 
+    /** {@link #rename}, with a list of {@link #BLOCK_LISTS} spread into one field per item. */
+    private static List<Field> renameAll(Field f) {
+        if (!BLOCK_LISTS.contains(f.name()) || !(f.value() instanceof Node.Sequence seq)
+                || !seq.items().stream().allMatch(i -> i instanceof Node.Mapping)) {
+            return List.of(rename(f));
+        }
+        String canonical = JSON_TO_CANONICAL.get(f.name());
+        List<Field> out = new ArrayList<>();
+        for (Node item : seq.items()) {
+            Node.Mapping m = (Node.Mapping) item;
+            List<String> labels = List.of();
+            List<Field> inner = new ArrayList<>();
+            for (Field x : m.fields()) {
+                if (f.name().equals("SpreadTarget") && x.name().equals("Value") && x.value() instanceof Node.Scalar s
+                        && s.value() instanceof String v) {
+                    labels = List.of(v);
+                } else if (!unset(x)) {
+                    inner.addAll(renameAll(x));
+                }
+            }
+            out.add(new Field(canonical, f.name(), new Node.Mapping(labels, inner, m.line()), item.line()));
+        }
+        return out;
+    }
+
     private static Field rename(Field f) {
         String canonical = JSON_TO_CANONICAL.get(f.name());
         if (VERBATIM.contains(f.name()) || !(f.value() instanceof Node.Mapping m)) {
@@ -160,7 +195,7 @@ final class JsonJobShape {
         List<Field> fields = new ArrayList<>();
         for (Field inner : m.fields()) {
             if (!unset(inner)) {
-                fields.add(rename(inner));
+                fields.addAll(renameAll(inner));
             }
         }
         return new Field(canonical, f.name(), new Node.Mapping(m.labels(), fields, m.line()), f.line());

@@ -67,9 +67,26 @@ class BadJobFileTest {
                 row("bad restart mode", "a.hcl", job("    restart {\n      mode = \"retry\"\n    }\n" + MAIN), 5,
                         "a.hcl:5: job \"j\" > group \"g\" > restart > mode: must be fail or delay, found \"retry\""),
                 row("bad job type", "a.hcl", "job \"j\" {\n  type = \"cron\"\n}\n", 2,
-                        "a.hcl:2: job \"j\" > type: must be batch or service, found \"cron\""),
-                row("system job", "a.hcl", "job \"j\" {\n  type = \"system\"\n}\n", 2,
-                        "type \"system\" is not supported by Drover"),
+                        "a.hcl:2: job \"j\" > type: must be batch, service, system or sysbatch, found \"cron\""),
+                row("system job with a count", "a.hcl", "job \"j\" {\n  type = \"system\"\n  group \"g\" {\n"
+                        + "    count = 2\n" + MAIN + "  }\n}\n", 4, "a.hcl:4: job \"j\" > group \"g\" > count: Job task "
+                        + "group g has count 2. Count cannot exceed 1 with system scheduler"),
+                row("unknown constraint operator", "a.hcl", job("    constraint {\n      attribute = \"${attr.kernel.name}\"\n"
+                        + "      operator = \"like\"\n      value = \"linux\"\n    }\n" + MAIN), 6,
+                        "a.hcl:6: job \"j\" > group \"g\" > constraint > operator: unknown operator \"like\""),
+                row("constraint regexp that is none", "a.hcl", job("    constraint {\n      attribute = \"${attr.os.name}\"\n"
+                        + "      regexp = \"(deb\"\n    }\n" + MAIN), 6,
+                        "a.hcl:6: job \"j\" > group \"g\" > constraint > regexp: not a regular expression"),
+                row("constraint version that is none", "a.hcl", job("    task \"t\" {\n      driver = \"mock\"\n"
+                        + "      constraint {\n        attribute = \"${attr.kernel.version}\"\n"
+                        + "        version = \">= five\"\n      }\n    }\n"), 8,
+                        "a.hcl:8: job \"j\" > group \"g\" > task \"t\" > constraint > version: not a version constraint"),
+                row("constraint without a value", "a.hcl", job("    constraint {\n      attribute = \"${node.class}\"\n"
+                        + "    }\n" + MAIN), 4, "a.hcl:4: job \"j\" > group \"g\" > constraint > value: is required with "
+                        + "operator \"=\""),
+                row("affinity weight 0", "a.hcl", job("    affinity {\n      attribute = \"${node.datacenter}\"\n"
+                        + "      value = \"dc1\"\n      weight = 0\n    }\n" + MAIN), 7,
+                        "affinity > weight: must not be 0"),
                 row("negative duration", "a.hcl", job("    task \"t\" {\n      driver = \"mock\"\n      shutdown_delay = \"-1s\"\n    }\n"), 6,
                         "shutdown_delay: must not be negative"),
                 row("zero max_runtime", "a.hcl", job("    max_runtime = \"0s\"\n" + MAIN), 4,
@@ -153,7 +170,7 @@ class BadJobFileTest {
                 "{\"Job\": {\"ID\": \"j\", \"A\\nB\": 1}}".getBytes(StandardCharsets.UTF_8)));
         assertThat(json).isInstanceOf(JobFileException.class).hasMessage(
                 "a.json:1: job \"j\" > A\\nB: unknown key (allowed: Name, Type, Datacenters, Region, Namespace, "
-                        + "Priority, Meta, AllAtOnce, TaskGroups)");
+                        + "Priority, Meta, AllAtOnce, TaskGroups, Constraints, Affinities, Spreads)");
         Throwable hcl = catchThrowable(() -> JobFileParser.parse("a.hcl",
                 "job \"a\\nb\" {\n}\n".getBytes(StandardCharsets.UTF_8)));
         assertThat(hcl).isInstanceOf(JobFileException.class).hasMessageNotContaining("\n");

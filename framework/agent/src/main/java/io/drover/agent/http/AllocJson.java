@@ -1,0 +1,50 @@
+package io.drover.agent.http;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.drover.agent.AllocIndexes;
+import io.drover.agent.JobRegistry;
+import io.drover.agent.NodeInfo;
+import io.drover.core.state.AllocationState;
+
+/**
+ * An allocation in Nomad's {@code Allocation} / {@code AllocListStub} shape: {@link AllocationState}'s fields plus
+ * what Nomad's clients and CLI dereference — {@code Namespace}, {@code EvalID}, {@code NodeID}, {@code NodeName},
+ * {@code JobVersion}, {@code CreateIndex}, {@code ModifyIndex}, {@code AllocModifyIndex}, and on a single read the
+ * whole {@code Job}. Pure apart from reading the registry and the indexes; any thread.
+ */
+final class AllocJson {
+    private final JobRegistry jobs;
+    private final AllocIndexes indexes;
+    private final NodeInfo node;
+
+    AllocJson(JobRegistry jobs, AllocIndexes indexes, NodeInfo node) {
+        this.jobs = jobs;
+        this.indexes = indexes;
+        this.node = node;
+    }
+
+    /** The list stub (no {@code Job}). */
+    ObjectNode stub(AllocationState a) {
+        ObjectNode o = Json.MAPPER.valueToTree(a);
+        AllocIndexes.Indexes ix = AllocIndexes.of(a);
+        o.put("Namespace", "default");
+        o.put("EvalID", jobs.evalOf(a.id()));
+        o.put("NodeID", node.id());
+        o.put("NodeName", node.name());
+        o.put("JobType", a.job().type().wireName());
+        o.put("JobVersion", jobs.versionOf(a));
+        o.put("CreateIndex", ix.createIndex());
+        o.put("ModifyIndex", ix.modifyIndex());
+        o.put("AllocModifyIndex", ix.allocModifyIndex());
+        return o;
+    }
+
+    /** The full allocation: the stub plus its {@code Job}, as Nomad's {@code GET /v1/allocation/:id}. */
+    ObjectNode full(AllocationState a) {
+        ObjectNode o = stub(a);
+        jobs.job(a.jobId()).ifPresent(e -> o.set("Job", Json.MAPPER.valueToTree(JobJson.full(jobs, e, a.job(),
+                jobs.versionOf(a)))));
+        return o;
+    }
+
+}
