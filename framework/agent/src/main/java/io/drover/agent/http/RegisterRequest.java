@@ -21,8 +21,8 @@ import java.util.Set;
 record RegisterRequest(ObjectNode tree, OptionalLong enforceIndex, boolean hasOptions) {
     private static final Set<String> ACCEPTED = Set.of("SecretID", "Submission", "PolicyOverride", "PreserveCounts",
             "PreserveResources", "EvalPriority", "IdempotencyToken", "AuthToken");
-    private static final List<String> KNOWN = List.of("Job", "JobHCL", "Region", "Namespace", "SecretID", "Submission",
-            "EnforceIndex", "JobModifyIndex", "PolicyOverride", "PreserveCounts", "PreserveResources", "EvalPriority",
+    private static final List<String> KNOWN = List.of("Job", "JobHCL", "Evaluated", "JobFile", "Region", "Namespace",
+            "SecretID", "Submission", "EnforceIndex", "JobModifyIndex", "PolicyOverride", "PreserveCounts", "PreserveResources", "EvalPriority",
             "IdempotencyToken", "AuthToken");
 
     static RegisterRequest of(JsonNode body) throws ApiException {
@@ -35,7 +35,7 @@ record RegisterRequest(ObjectNode tree, OptionalLong enforceIndex, boolean hasOp
             String k = f.getKey();
             JsonNode v = f.getValue();
             switch (k) {
-                case "Job", "JobHCL" -> { }
+                case "Job", "JobHCL", "Evaluated", "JobFile" -> { } // the last two: drover job run's HCL, evaluated
                 case "Region" -> {
                     options = true;
                     requireOne(k, v, "global");
