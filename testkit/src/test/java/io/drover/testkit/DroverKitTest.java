@@ -119,6 +119,11 @@ class DroverKitTest {
             }
 
             @Override
+            public java.util.Optional<io.drover.driver.api.schema.ConfigSchema> taskConfigSchema() {
+                return java.util.Optional.empty(); // a stand-in for docker: not the mock's schema (it takes image)
+            }
+
+            @Override
             public java.util.List<io.drover.driver.api.ConfigProblem> validateConfig(Map<String, Object> config) {
                 return List.of();
             }
