@@ -69,6 +69,8 @@ final class TaskRunner {
     private int recoveredRun = -1; // the run re-attached by recover, whose end may predate this agent
     private Instant exitedAt; // while onExited runs: the run's end, the FinishedAt of a toDead it leads to
     private boolean setupDone;
+    /** A restart that is not a failure was asked for (a template re-rendered): the run's exit starts it again. */
+    private boolean restartRequested;
     private final java.util.List<TaskHook> hooks;
     private final TaskStopper stop;
     private PrestartChain prestart;
@@ -83,7 +85,27 @@ final class TaskRunner {
         this.restarts = new RestartTracker(task.restart(), restartOnSuccess);
         this.record = new TaskRecord(log);
         this.calls = new TaskDriverCalls(task, host, log);
-        this.hooks = TaskHooks.prestart(host);
+        this.hooks = TaskHooks.prestart(host, new TemplateHook.Task() {
+            @Override
+            public boolean dead() {
+                return TaskRunner.this.dead();
+            }
+
+            @Override
+            public void restart(TaskEvent event) {
+                TaskRunner.this.restart(event);
+            }
+
+            @Override
+            public void signal(TaskEvent event, String signal) {
+                stop.signal(event, signal);
+            }
+
+            @Override
+            public void fail(String reason) {
+                stop.killFailing(reason);
+            }
+        });
         this.stop = new TaskStopper(this, task, host, log, calls);
     }
 
@@ -321,7 +343,13 @@ final class TaskRunner {
         host.taskHandle(this, null);
         if (stop.requested()) {
             record(TaskEvents.killed(now(), ""));
-            toDead(stop.maxRuntimeExceeded());
+            toDead(stop.fails());
+            exitedAt = null;
+            return;
+        }
+        if (restartRequested) {
+            restartRequested = false;
+            restartWait(host.timers().now(), Duration.ZERO, "");
             exitedAt = null;
             return;
         }
@@ -347,22 +375,42 @@ final class TaskRunner {
         Instant now = host.timers().now();
         RestartTracker.Decision decision = restarts.decide(outcome, now);
         if (decision.restart()) {
-            TaskEvent event = TaskEvents.restarting(Nanos.of(now), decision.delay(), decision.reason());
-            record.restarting(now);
-            step = Step.RESTART_WAIT;
-            record(event);
-            restartTimer = host.timers().schedule(decision.delay(), () -> host.serial().execute(() -> {
-                if (step == Step.RESTART_WAIT) {
-                    startRun();
-                }
-            }));
-            host.taskChanged(this, true);
+            restartWait(now, decision.delay(), decision.reason());
             return;
         }
         if (decision.failed()) {
             record(TaskEvents.notRestarting(now(), decision.reason(), true));
         }
         toDead(decision.failed());
+    }
+
+    /** Restarting: pending until {@code delay} passed, then the next run. */
+    private void restartWait(Instant now, Duration delay, String reason) {
+        TaskEvent event = TaskEvents.restarting(Nanos.of(now), delay, reason);
+        record.restarting(now);
+        step = Step.RESTART_WAIT;
+        record(event);
+        restartTimer = host.timers().schedule(delay, () -> host.serial().execute(() -> {
+            if (step == Step.RESTART_WAIT) {
+                startRun();
+            }
+        }));
+        host.taskChanged(this, true);
+    }
+
+    /**
+     * Restarts a running task, not as a failure and not counted by its restart policy (Nomad's restart with
+     * failure = false): records {@code event} (Restart Signaled), kills the run with its kill sequence, and its
+     * exit starts the next run at once ("Task restarting in 0s"). Ignored unless the task runs. Not idempotent
+     * while running; a second call during the kill is ignored.
+     */
+    void restart(TaskEvent event) {
+        if (step != Step.RUNNING) {
+            return;
+        }
+        record(event);
+        restartRequested = true;
+        stop.restartKill();
     }
 
     /**

@@ -26,6 +26,8 @@ final class TaskStopper {
 
     private boolean requested;
     private boolean maxRuntimeExceeded;
+    /** The stop fails the task (a template that can no longer render). */
+    private boolean failing;
     private Timers.Cancellable abandonStartTimer;
 
     TaskStopper(TaskRunner runner, Task task, TaskRunnerHost host, TaskLog log, TaskDriverCalls calls) {
@@ -60,6 +62,33 @@ final class TaskStopper {
         return maxRuntimeExceeded;
     }
 
+    /** Whether the task ends failed when the stop's run exits (max_runtime, a template that failed). */
+    boolean fails() {
+        return maxRuntimeExceeded || failing;
+    }
+
+    /** Stops the task because of {@code reason}, and it ends failed (Nomad's "Template failed: ..."). */
+    void killFailing(String reason) {
+        TaskRunner.Step step = runner.step();
+        if (step == TaskRunner.Step.RUNNING || step == TaskRunner.Step.STARTING) {
+            failing = true;
+        }
+        kill(reason);
+    }
+
+    /**
+     * Kills the current run so that the task starts again, not as a failure and not counted by the restart policy
+     * (Nomad's restart with failure = false): the run goes through its kill sequence; its exit leads to a restart.
+     * A stop that comes meanwhile wins. Only for a running task.
+     */
+    void restartKill() {
+        if (runner.step() != TaskRunner.Step.RUNNING) {
+            return;
+        }
+        runner.enterKilling(true);
+        killer.begin(runner.currentRun(), calls.driver(), calls.runTaskId(), false);
+    }
+
     /**
      * Stops the task: kill_signal, then SIGKILL after the kill timeout. A task that never started just
      * becomes dead.
@@ -90,8 +119,12 @@ final class TaskStopper {
                 runner.enterKilling(true);
                 begin();
             }
-            case KILLING, DEAD -> {
-                // already on its way out
+            case KILLING -> {
+                // already on its way out; a restart's kill becomes a stop: its exit ends the task
+                requested = true;
+            }
+            case DEAD -> {
+                // nothing left
             }
         }
     }
@@ -169,7 +202,16 @@ final class TaskStopper {
         if (step != TaskRunner.Step.RUNNING && step != TaskRunner.Step.KILLING) {
             return;
         }
-        runner.record(TaskEvents.signaling(now(), signal, reason));
+        signal(TaskEvents.signaling(now(), signal, reason), signal);
+    }
+
+    /** Records {@code event} and delivers {@code signal} to a running or stopping task. */
+    void signal(TaskEvent event, String signal) {
+        TaskRunner.Step step = runner.step();
+        if (step != TaskRunner.Step.RUNNING && step != TaskRunner.Step.KILLING) {
+            return;
+        }
+        runner.record(event);
         killer.deliver(calls.driver(), calls.runTaskId(), signal);
     }
 
