@@ -48,6 +48,14 @@ final class RuntimeJson {
             m.put("RightDelim", t.rightDelimiter());
             m.put("Envvars", t.env());
             m.put("ErrMissingKey", t.errorOnMissingKey());
+            if (t.waitMin().isZero() && t.waitMax().isZero()) {
+                m.put("Wait", null);
+            } else {
+                Map<String, Object> w = new LinkedHashMap<>();
+                w.put("Min", nanos(t.waitMin()));
+                w.put("Max", nanos(t.waitMax()));
+                m.put("Wait", w);
+            }
             out.add(m);
         }
         return out;

@@ -45,11 +45,17 @@ final class TemplateWatch {
         final Template template;
         String text;
         Map<Path, String> inputs;
+        /** The inputs' fingerprints at the last poll. */
+        Map<Path, String> seen;
+        /** wait: when the inputs first changed since the last render, and when last; null when unchanged. */
+        Instant pendingSince;
+        Instant lastChange;
 
         Rendered(Template template, String text, Map<Path, String> inputs) {
             this.template = template;
             this.text = text;
             this.inputs = inputs;
+            this.seen = inputs;
         }
     }
 
@@ -102,12 +108,14 @@ final class TemplateWatch {
         List<Template> changed = new ArrayList<>();
         boolean envTemplateChanged = false;
         for (Rendered r : rendered) {
-            if (!moved(r.inputs)) {
+            if (!due(r, now)) {
                 continue;
             }
             Map<Path, String> inputs = new LinkedHashMap<>();
             String text = TemplateRender.render(r.template, env, dirs, now, inputs);
             r.inputs = inputs;
+            r.seen = inputs;
+            r.pendingSince = null;
             if (text.equals(r.text)) {
                 continue;
             }
@@ -126,13 +134,31 @@ final class TemplateWatch {
         return new Changes(changed, newEnv);
     }
 
-    private static boolean moved(Map<Path, String> inputs) {
-        for (Map.Entry<Path, String> e : inputs.entrySet()) {
-            if (!TemplateRender.fingerprint(e.getKey()).equals(e.getValue())) {
-                return true;
+    /**
+     * Whether the template is to be rendered again now: its inputs changed since its last render and, with
+     * {@code wait}, have been quiet for {@code min} since their last change or changed first {@code max} ago
+     * (consul-template's quiescence). Without {@code wait}, at the first poll that sees the change.
+     */
+    private static boolean due(Rendered r, Instant now) {
+        Map<Path, String> current = new LinkedHashMap<>();
+        for (Path p : r.inputs.keySet()) {
+            current.put(p, TemplateRender.fingerprint(p));
+        }
+        if (!current.equals(r.seen)) {
+            r.seen = current;
+            r.lastChange = now;
+            if (r.pendingSince == null) {
+                r.pendingSince = now;
             }
         }
-        return false;
+        if (r.pendingSince == null) {
+            return false;
+        }
+        Duration min = r.template.waitMin();
+        Duration max = r.template.waitMax();
+        boolean quiet = Duration.between(r.lastChange, now).compareTo(min) >= 0;
+        boolean overdue = !max.isZero() && Duration.between(r.pendingSince, now).compareTo(max) >= 0;
+        return quiet || overdue;
     }
 
     /** Serial executor: what the poll found, applied (after the splay), then the next poll. */

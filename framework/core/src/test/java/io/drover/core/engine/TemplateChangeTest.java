@@ -32,6 +32,10 @@ class TemplateChangeTest {
 
     /** A service task that records each SIGHUP it gets, with templates reading local/in.tpl. */
     private static String job(String changeMode) {
+        return job(changeMode, "");
+    }
+
+    private static String job(String changeMode, String wait) {
         return """
                 job "tw" {
                   group "g" {
@@ -52,6 +56,7 @@ class TemplateChangeTest {
                         change_mode = "%s"
                         change_signal = "SIGHUP"
                         splay = "0s"
+                        %s
                       }
                       template {
                         data = "copy={{ file \\"local/in.tpl\\" }}"
@@ -68,7 +73,7 @@ class TemplateChangeTest {
                     }
                   }
                 }
-                """.formatted(changeMode, RawExecJobs.MARKER_ENV);
+                """.formatted(changeMode, wait, RawExecJobs.MARKER_ENV);
     }
 
     private static void await(BooleanSupplier condition, String what) throws InterruptedException {
@@ -163,6 +168,24 @@ class TemplateChangeTest {
 
             AllocationState done = stop(jobs, id);
             assertThat(done.taskStates().get("t").failed()).isFalse();
+        }
+    }
+
+    @Test
+    void waitHoldsTheReRenderUntilTheInputsAreQuietForMin() throws Exception {
+        try (RawExecJobs jobs = new RawExecJobs(dataDir)) {
+            String id = jobs.engine.submit(RawExecJobs.parse(job("noop", "wait {\n min = \"3s\"\n max = \"1m\"\n }")))
+                    .get(0).id();
+            Path dir = running(jobs, id);
+            Instant changed = Instant.now();
+            change(dir.resolve("local/in.tpl"), "v2");
+            await(() -> read(dir.resolve("local/out.txt")).equals("v2"), "the re-render");
+            assertThat(java.time.Duration.between(changed, Instant.now()))
+                    .as("no re-render before the inputs were quiet for wait.min")
+                    .isGreaterThanOrEqualTo(java.time.Duration.ofSeconds(3));
+            // the copy template has no wait: it re-rendered at the first poll that saw the change
+            assertThat(read(dir.resolve("local/copy.txt"))).isEqualTo("copy=v2");
+            stop(jobs, id);
         }
     }
 

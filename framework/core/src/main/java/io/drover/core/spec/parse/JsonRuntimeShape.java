@@ -30,7 +30,9 @@ final class JsonRuntimeShape {
             Map.entry("ChangeMode", "change_mode"), Map.entry("ChangeSignal", "change_signal"),
             Map.entry("Splay", "splay"), Map.entry("Perms", "perms"), Map.entry("Envvars", "env"),
             Map.entry("LeftDelim", "left_delimiter"), Map.entry("RightDelim", "right_delimiter"),
-            Map.entry("ErrMissingKey", "error_on_missing_key"));
+            Map.entry("ErrMissingKey", "error_on_missing_key"), Map.entry("Wait", "wait"));
+
+    private static final Map<String, String> WAIT = Map.of("Min", "min", "Max", "max");
 
     private static final Map<String, String> NETWORK = Map.of("Mode", "mode", "Hostname", "hostname", "DNS", "dns");
 
@@ -83,6 +85,18 @@ final class JsonRuntimeShape {
             }
             if (key != null && !VERBATIM.contains(f.name()) && f.value() instanceof Node.Scalar s
                     && Boolean.FALSE.equals(s.value()) && !key.equals("env") && !key.equals("error_on_missing_key")) {
+                continue;
+            }
+            if (f.name().equals("Wait") && f.value() instanceof Node.Mapping w) {
+                // {"Min": ns, "Max": ns} to wait { min max }
+                List<Field> inner = new ArrayList<>();
+                for (Field x : w.fields()) {
+                    String k = WAIT.get(x.name());
+                    if (k != null || !unset(x)) {
+                        inner.add(new Field(k, x.name(), x.value(), x.line()));
+                    }
+                }
+                fields.add(new Field(key, f.name(), new Node.Mapping(List.of(), inner, w.line()), f.line()));
                 continue;
             }
             fields.add(new Field(key, f.name(), f.value(), f.line()));

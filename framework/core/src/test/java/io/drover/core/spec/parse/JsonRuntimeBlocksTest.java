@@ -99,10 +99,21 @@ class JsonRuntimeBlocksTest {
     }
 
     @Test
+    void waitIsReadFromNanoseconds() throws Exception {
+        String withWait = JSON.replace("\"Wait\": null", "\"Wait\": {\"Min\": 2000000000, \"Max\": 10000000000}");
+        var t = parse("web.json", withWait).groups().get(0).tasks().get(0).runtime().templates().get(0);
+        assertThat(t.waitMin()).isEqualTo(java.time.Duration.ofSeconds(2));
+        assertThat(t.waitMax()).isEqualTo(java.time.Duration.ofSeconds(10));
+        String bad = JSON.replace("\"Wait\": null", "\"Wait\": {\"Min\": 2000000000, \"Max\": 1000000000}");
+        assertThatThrownBy(() -> parse("web.json", bad)).isInstanceOf(JobFileException.class)
+                .hasMessageContaining("Max").hasMessageContaining("must not be less than min");
+    }
+
+    @Test
     void aTemplateKeyDroverRefusesIsNamedTheJsonWay() {
-        String withWait = JSON.replace("\"Wait\": null", "\"Wait\": {\"Min\": 5000000000, \"Max\": 0}");
-        assertThatThrownBy(() -> parse("web.json", withWait)).isInstanceOf(JobFileException.class)
-                .hasMessageContaining("Wait");
+        String withUid = JSON.replace("\"Uid\": null", "\"Uid\": 1000");
+        assertThatThrownBy(() -> parse("web.json", withUid)).isInstanceOf(JobFileException.class)
+                .hasMessageContaining("Uid");
         String bad = JSON.replace("\"ChangeMode\": \"signal\"", "\"ChangeMode\": \"sometimes\"");
         assertThatThrownBy(() -> parse("web.json", bad)).isInstanceOf(JobFileException.class)
                 .hasMessageContaining("ChangeMode").hasMessageContaining("sometimes");
