@@ -3,7 +3,6 @@ package io.drover.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +17,8 @@ import java.util.concurrent.TimeUnit;
  * launcher (its staleness check, JVM flags and AppCDS archive), against a live {@code drover agent}
  * ({@link ChildAgent}) holding a few finished mock allocations: {@code alloc status ID}, {@code job status ID},
  * {@code alloc logs ID TASK}, {@code plugin status}, {@code --help}. Beside them, in the same run, the floor: a
- * JVM hello world ({@link JvmFloor}) with the launcher's JVM flags (this JVM's, which the launcher started).
+ * JVM hello world ({@link JvmFloor}) with the JVM flags the launcher gives client commands (its
+ * {@code framework/cli/jvm-client.args}, a java {@code @argfile}), without an application archive.
  * Every command is run once untimed (that records the CLI's archive when the build is new), then {@code runs}
  * times, interleaved (each round in a rotated order, so that load on the machine falls on all alike); each
  * figure is the median with the spread (min-max) beside it, and its ratio to the floor's median. A command that
@@ -73,7 +73,7 @@ final class CliBench implements Bench {
             register.run(dir);
             String alloc = firstAlloc(agent.port);
             Map<String, Command> commands = new LinkedHashMap<>();
-            commands.put("floor", new Command("JVM hello world", floor()));
+            commands.put("floor", new Command("JVM hello world", floor(env.droverHome())));
             commands.put("alloc status", client(launcher, addr, "alloc", "status", alloc));
             commands.put("job status", client(launcher, addr, "job", "status", JOB_ID));
             commands.put("alloc logs", client(launcher, addr, "alloc", "logs", alloc, "main"));
@@ -121,17 +121,15 @@ final class CliBench implements Bench {
         return new Command(String.join(" ", args), argv);
     }
 
-    /** {@link JvmFloor} with this JVM's flags (the launcher's), without its archive options. */
-    private static List<String> floor() throws Exception {
+    /** {@link JvmFloor} with the client commands' JVM flags (the launcher's argfile), without their archive. */
+    private static List<String> floor(Path home) throws Exception {
+        Path args = home.resolve("framework/cli/jvm-client.args");
+        if (!Files.isRegularFile(args)) {
+            throw new IllegalStateException("no " + args + ": the launcher's JVM flags for client commands");
+        }
         List<String> argv = new ArrayList<>();
         argv.add(ProcessHandle.current().info().command().orElse("java"));
-        for (String flag : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (flag.startsWith("-XX:SharedArchiveFile") || flag.startsWith("-XX:ArchiveClassesAtExit")
-                    || flag.startsWith("-Xlog:") || flag.startsWith("-Ddrover.") || flag.startsWith("-XX:DumpLoaded")) {
-                continue;
-            }
-            argv.add(flag);
-        }
+        argv.add("@" + args);
         argv.add("-cp");
         argv.add(Path.of(JvmFloor.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
         argv.add(JvmFloor.class.getName());
