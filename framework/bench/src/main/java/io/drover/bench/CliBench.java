@@ -187,6 +187,8 @@ final class CliBench implements Bench {
             long t0 = System.nanoTime();
             Process p = pb.start();
             if (!p.waitFor(120, TimeUnit.SECONDS)) {
+                // the launcher's own children too: a build it started (a source edited meanwhile) outlived it
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
                 p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
                 throw new IllegalStateException("drover " + label + " did not end in 120 s");
             }
