@@ -37,6 +37,10 @@ public final class SupervisedProcess {
     private int pendingKills;
     private CompletableFuture<KillReport> lastKill;
     private final List<ProcTable.Proc> survivors = new java.util.ArrayList<>();
+    private final List<ByShimExit> byShimExit = new java.util.ArrayList<>();
+
+    /** A tree kill whose verification is the shim's exit ({@link ShimKill}): completed when the shim is reaped. */
+    private record ByShimExit(CompletableFuture<KillReport> report, List<ProcTable.Proc> killed) {}
 
     /**
      * @param statusFile the shim's status file, null when the process is the task itself
@@ -179,6 +183,36 @@ public final class SupervisedProcess {
         owner.killGroupQuietly(pid);
     }
 
+    /**
+     * Under the shim, while it lives: SIGKILLs its task's group and whatever else is below it, sparing the shim
+     * ({@link ShimKill}), and lets the shim's exit verify the kill: {@code report} completes when the shim is reaped
+     * (the shim ends only once nothing is left below it). False when that does not apply (no shim, the shim gone
+     * or older, its task not forked yet): then nothing was signalled and the caller kills the group and searches.
+     * Called by the tree killer after {@link #killStarted}.
+     */
+    synchronized boolean killBelowShim(CompletableFuture<KillReport> report) {
+        if (statusFile == null || result != null || lost != null || pidfd < 0) {
+            return false;
+        }
+        List<ProcTable.Proc> killed = ShimKill.killBelow(owner, pid, pidfd);
+        if (killed == null) {
+            return false;
+        }
+        List<ProcTable.Proc> all = new java.util.ArrayList<>(killed.size() + 1);
+        all.add(new ProcTable.Proc(pid, "drover-shim", 'X', 0, pid, pid, startTime));
+        all.addAll(killed);
+        byShimExit.add(new ByShimExit(report, all));
+        return true;
+    }
+
+    /**
+     * The shim has not ended {@link TreeKiller#VERIFY_TIMEOUT} after {@link #killBelowShim}: true (and the kill is
+     * the caller's again, still counted as started) unless it ended meanwhile.
+     */
+    synchronized boolean shimDidNotEnd(CompletableFuture<KillReport> report) {
+        return byShimExit.removeIf(b -> b.report == report);
+    }
+
     void killVerified(KillReport report) {
         boolean complete;
         synchronized (this) {
@@ -200,6 +234,7 @@ public final class SupervisedProcess {
     /** Watcher thread: the pidfd is readable, the process has exited; reap it. */
     private void onReadable(ExitWatcher watcher) {
         boolean complete;
+        List<ByShimExit> verified;
         synchronized (this) {
             if (result != null || lost != null) {
                 return;
@@ -222,12 +257,34 @@ public final class SupervisedProcess {
             watcher.unwatch(token, pidfd);
             owner.closeFd(pidfd);
             pidfd = -1;
+            verified = List.copyOf(byShimExit);
+            byShimExit.clear();
+            pendingKills -= verified.size();
             complete = pendingKills == 0;
+        }
+        if (!verified.isEmpty()) {
+            // the shim ended: nothing is left below it. What it killed itself after its task is in its status file.
+            List<ProcTable.Proc> byShim = killedByShim();
+            for (ByShimExit b : verified) {
+                List<ProcTable.Proc> killed = new java.util.ArrayList<>(b.killed);
+                byShim.stream().filter(p -> killed.stream().noneMatch(k -> k.pid() == p.pid())).forEach(killed::add);
+                b.report.complete(new KillReport(killed, List.of()));
+            }
         }
         // what the task wrote before it exited is read now (descendants may keep the pipes open)
         outputs.forEach(OutputPipe::drain);
         if (complete) {
             completeExit();
+        }
+    }
+
+    /** The processes the shim's status file says it killed after its task ended (as gone entries); never throws. */
+    private List<ProcTable.Proc> killedByShim() {
+        try {
+            return ExitStatusFile.read(statusFile).map(ExitStatusFile.Status::killed).orElse(List.of()).stream()
+                    .map(p -> new ProcTable.Proc(p, "", 'X', pid, 0, 0, 0)).toList();
+        } catch (java.io.IOException e) {
+            return List.of();
         }
     }
 
