@@ -3,83 +3,93 @@ package io.drover.process;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 
 /**
- * SIGKILLs what runs below a live shim, sparing the shim: its task leads a process group of its own
- * (drover-shim.c), so the shim survives the kill, kills and reaps whatever the task left below it (it is a child
- * subreaper: every orphan of the tree is its child) and ends. Its exit is then the tree kill's verification, with
- * no {@code /proc} search on the kill path (issue 18).
+ * SIGKILLs the task of a live shim, sparing the shim: its task leads a process group of its own (drover-shim.c), so
+ * the shim survives the kill, kills and reaps whatever the task left below it (it is a child subreaper: every
+ * orphan of the tree is its child) and ends. Its exit is then the tree kill's verification, with no {@code /proc}
+ * search on the kill path (issue 18).
  *
- * <p>Steps, all on the caller's thread (the timer thread at a kill deadline): read
- * {@code /proc/SHIM/task/SHIM/children} (one small read: the task, and orphans the shim adopted meanwhile), pin
- * each child with a pidfd and check in its {@code stat} that its parent is the shim (a recycled pid is never
- * signalled), check through the shim's pidfd that the shim still lives (so the list was the shim's), then
- * {@code pidfd_send_signal(SIGKILL)} each child and {@code kill(-pgid)} each that leads its group. Where the
- * process may (root or {@code CAP_SYS_NICE}), the killed children and the shim then get nice {@value
- * ThreadNice#RAISED}: they run no user code any more (a child has SIGKILL pending; the shim only reaps, writes its
- * status and exits) and need a core only to die, which on a machine its tasks saturate they waited for.
+ * <p>Two steps. {@link #pin} (at the task's first signal, normally its {@code kill_signal} a kill timeout before the
+ * deadline, or at the SIGKILL itself when there was none): read {@code /proc/SHIM/task/SHIM/children} and take its
+ * first entry, the task (the shim forks once; the kernel appends forked and re-parented children to the list's
+ * tail, so the task heads it while it is unreaped), open a pidfd for it, check in its {@code stat} that its parent
+ * is the shim and that it leads its own group, and check through the shim's pidfd that the shim still lives (so the
+ * list was the shim's). {@link #kill} (on the timer thread at the deadline): {@code pidfd_send_signal(SIGKILL)} to
+ * the task and, if that reached it (not reaped yet), {@code kill(-task, SIGKILL)} — the same two syscalls as a kill without the shim — then, where the
+ * process may (root or {@code CAP_SYS_NICE}), nice {@value ThreadNice#RAISED} for the task and the shim: they run
+ * no user code any more (the task has SIGKILL pending; the shim only reaps, writes its status and exits) and need a
+ * core only to die, which on a machine its tasks saturate they waited for. Orphans the shim adopted are the shim's
+ * to kill once its task died.
  *
- * <p>Not applicable (null: the caller kills the shim's group and searches {@code /proc} as before) when the shim
- * has no child (its fork has not happened yet, or the task was reaped and the shim is ending), when a child is in
- * the shim's own group (a shim older than this layout, re-attached), or when the shim is gone. Thread-safe,
- * non-blocking (a few syscalls and {@code /proc} reads of the shim's own children).
+ * <p>The group kill names the task's pid: the task was pinned by its pidfd and leads the group, so the number stays
+ * the group's while the task or any member lives; only if the task and every member were gone between the two
+ * syscalls and the number were handed to a new group leader in those microseconds could it reach another group (a
+ * pid wrap-around in that window; the kill without the shim has no such window, its group leader being the agent's
+ * unreaped child). Thread-safe, non-blocking (a few syscalls and {@code /proc} reads of the shim's own child).
  */
 final class ShimKill {
-    private static final int SIGKILL = 9;
-
     private ShimKill() {}
 
+    /** A shim's task, pinned by a pidfd the caller owns (closed with {@link #close}). */
+    record Task(ProcTable.Proc proc, int pidfd) {}
+
+    /** What {@link #pin} found. */
+    enum Layout { PINNED, NOT_YET, OLDER }
+
     /**
-     * @param shim the shim's pid; {@code shimPidfd} its pidfd (held by the caller, still open)
-     * @return the children killed (never empty), or null when the caller must fall back (see the class comment)
+     * Pins the task of the live shim {@code shim} (pidfd {@code shimPidfd}, held by the caller).
+     *
+     * @param out receives the pinned task when the result is {@link Layout#PINNED}
+     * @return {@link Layout#NOT_YET} when the shim has no child that can be pinned (its fork has not happened, or its
+     *     task was reaped, or the shim is gone: the caller kills the shim's group and searches, as without this),
+     *     {@link Layout#OLDER} when its first child shares the shim's group (a shim older than this layout)
      */
-    static List<ProcTable.Proc> killBelow(ProcessSupervisor owner, int shim, int shimPidfd) {
+    static Layout pin(ProcessSupervisor owner, int shim, int shimPidfd, Task[] out) {
         int[] children = children(shim);
         if (children.length == 0) {
-            return null;
+            return Layout.NOT_YET;
         }
-        List<ProcTable.Proc> procs = new ArrayList<>(children.length);
-        List<Integer> fds = new ArrayList<>(children.length);
-        try {
-            byte[] buf = new byte[ProcTable.STAT_BUFFER];
-            for (int c : children) {
-                int fd = owner.pidfdOpen(c);
-                if (fd < 0) {
-                    continue; // gone (reaped by the shim) since the list was read
-                }
-                Optional<ProcTable.Proc> p = ProcTable.read(c, buf);
-                if (p.isEmpty() || p.get().ppid() != shim) {
-                    owner.closeFd(fd); // gone, or the pid was recycled: not the shim's
-                    continue;
-                }
-                if (p.get().pgid() == shim) {
-                    owner.closeFd(fd);
-                    return null; // an older shim: its task shares the shim's group
-                }
-                procs.add(p.get());
-                fds.add(fd);
-            }
-            if (procs.isEmpty() || !owner.pidfdAlive(shimPidfd)) {
-                return null;
-            }
-            for (int i = 0; i < procs.size(); i++) {
-                ProcTable.Proc p = procs.get(i);
-                owner.pidfdKill(fds.get(i));
-                if (p.pgid() == p.pid()) {
-                    // the group is pinned by its leader, the shim's unreaped child pinned by the pidfd above
-                    owner.killGroupQuietly(p.pid());
-                }
-            }
-            for (int i = 0; i < procs.size(); i++) {
-                owner.raiseProcess(procs.get(i).pid()); // after the SIGKILL: never runs user code raised
-            }
+        int c = children[0];
+        int fd = owner.pidfdOpen(c);
+        if (fd < 0) {
+            return Layout.NOT_YET; // reaped by the shim since the list was read
+        }
+        Optional<ProcTable.Proc> p = ProcTable.read(c);
+        Layout layout = p.isEmpty() || p.get().ppid() != shim || !owner.pidfdAlive(shimPidfd) ? Layout.NOT_YET
+                : p.get().pgid() == shim ? Layout.OLDER
+                : p.get().pgid() != c ? Layout.NOT_YET // between the fork and its setpgid
+                : Layout.PINNED;
+        if (layout != Layout.PINNED) {
+            owner.closeFd(fd);
+            return layout;
+        }
+        out[0] = new Task(p.get(), fd);
+        return layout;
+    }
+
+    /**
+     * SIGKILLs the pinned task and its group, then raises the task and the shim (see the class comment).
+     *
+     * @param shimIsChild the shim is this JVM's unreaped child, so its pid cannot be recycled: only then is it raised
+     *     (a re-attached shim's pid is named by nothing but the number)
+     */
+    static void kill(ProcessSupervisor owner, Task task, int shim, boolean shimIsChild) {
+        if (owner.pidfdKill(task.pidfd())) {
+            // only while the task is unreaped (a zombie included): its pid is then still its group's number. Once
+            // the shim reaped it, the shim kills what is left itself.
+            owner.killGroupQuietly(task.proc().pid());
+            owner.raiseProcess(task.proc().pid()); // after the SIGKILL: never runs user code raised
+        }
+        if (shimIsChild) {
             owner.raiseProcess(shim);
-            return procs;
-        } finally {
-            fds.forEach(owner::closeFd);
+        }
+    }
+
+    static void close(ProcessSupervisor owner, Task task) {
+        if (task != null) {
+            owner.closeFd(task.pidfd());
         }
     }
 

@@ -38,6 +38,8 @@ public final class SupervisedProcess {
     private CompletableFuture<KillReport> lastKill;
     private final List<ProcTable.Proc> survivors = new java.util.ArrayList<>();
     private final List<ByShimExit> byShimExit = new java.util.ArrayList<>();
+    private ShimKill.Task task; // the shim's task, pinned at the first signal (ShimKill)
+    private boolean olderShim; // its task shares the shim's group: no ShimKill
 
     /** A tree kill whose verification is the shim's exit ({@link ShimKill}): completed when the shim is reaped. */
     private record ByShimExit(CompletableFuture<KillReport> report, List<ProcTable.Proc> killed) {}
@@ -137,7 +139,8 @@ public final class SupervisedProcess {
             if (result != null || lost != null) {
                 return;
             }
-            owner.killGroup(pid, signal);
+            pinTask(); // off the deadline: the kill_signal comes a kill timeout before the SIGKILL
+            owner.killGroup(pid, signal); // under the shim: the shim alone, which forwards it to its task's group
         }
     }
 
@@ -184,25 +187,34 @@ public final class SupervisedProcess {
     }
 
     /**
-     * Under the shim, while it lives: SIGKILLs its task's group and whatever else is below it, sparing the shim
-     * ({@link ShimKill}), and lets the shim's exit verify the kill: {@code report} completes when the shim is reaped
-     * (the shim ends only once nothing is left below it). False when that does not apply (no shim, the shim gone
-     * or older, its task not forked yet): then nothing was signalled and the caller kills the group and searches.
-     * Called by the tree killer after {@link #killStarted}.
+     * Under the shim, while it lives: SIGKILLs its task and the task's group, sparing the shim ({@link ShimKill}),
+     * and lets the shim's exit verify the kill: {@code report} completes when the shim is reaped (the shim ends only
+     * once nothing is left below it). False when that does not apply (no shim, the shim gone or older, its task not
+     * forked yet): then nothing was signalled and the caller kills the group and searches. Called by the tree
+     * killer after {@link #killStarted}.
      */
     synchronized boolean killBelowShim(CompletableFuture<KillReport> report) {
-        if (statusFile == null || result != null || lost != null || pidfd < 0) {
+        if (statusFile == null || result != null || lost != null || pidfd < 0 || !pinTask()) {
             return false;
         }
-        List<ProcTable.Proc> killed = ShimKill.killBelow(owner, pid, pidfd);
-        if (killed == null) {
-            return false;
-        }
-        List<ProcTable.Proc> all = new java.util.ArrayList<>(killed.size() + 1);
-        all.add(new ProcTable.Proc(pid, "drover-shim", 'X', 0, pid, pid, startTime));
-        all.addAll(killed);
-        byShimExit.add(new ByShimExit(report, all));
+        ShimKill.kill(owner, task, pid, child);
+        byShimExit.add(new ByShimExit(report, List.of(
+                new ProcTable.Proc(pid, "drover-shim", 'X', 0, pid, pid, startTime), task.proc())));
         return true;
+    }
+
+    /**
+     * Pins the shim's task once (guarded by this): at the first signal of the run, so that the SIGKILL at the
+     * deadline costs the timer thread two syscalls and no {@code /proc} read. True when pinned.
+     */
+    private boolean pinTask() {
+        if (task == null && !olderShim && statusFile != null && pidfd >= 0 && result == null && lost == null) {
+            ShimKill.Task[] out = new ShimKill.Task[1];
+            ShimKill.Layout layout = ShimKill.pin(owner, pid, pidfd, out);
+            task = out[0];
+            olderShim = layout == ShimKill.Layout.OLDER;
+        }
+        return task != null;
     }
 
     /**
@@ -257,6 +269,8 @@ public final class SupervisedProcess {
             watcher.unwatch(token, pidfd);
             owner.closeFd(pidfd);
             pidfd = -1;
+            ShimKill.close(owner, task);
+            task = null;
             verified = List.copyOf(byShimExit);
             byShimExit.clear();
             pendingKills -= verified.size();
