@@ -266,15 +266,6 @@ public final class ProcessSupervisor implements AutoCloseable {
         return nat.libc.pidfd_send_signal(pidfd, 0, null, 0) == 0;
     }
 
-    /**
-     * Gives process {@code pid} (its main thread) nice {@link ThreadNice#RAISED} where the process may (root or
-     * {@code CAP_SYS_NICE}); elsewhere the kernel refuses and nothing changes. Only for processes that run no user
-     * code any more ({@link ShimKill}). Never throws.
-     */
-    void raiseProcess(int pid) {
-        nat.libc.setpriority(0 /* PRIO_PROCESS */, pid, ThreadNice.RAISED);
-    }
-
     int pidfdOpen(int pid) {
         return nat.libc.pidfd_open(pid, 0);
     }

@@ -17,11 +17,11 @@ import java.util.Optional;
  * tail, so the task heads it while it is unreaped), open a pidfd for it, check in its {@code stat} that its parent
  * is the shim and that it leads its own group, and check through the shim's pidfd that the shim still lives (so the
  * list was the shim's). {@link #kill} (on the timer thread at the deadline): {@code pidfd_send_signal(SIGKILL)} to
- * the task and, if that reached it (not reaped yet), {@code kill(-task, SIGKILL)} — the same two syscalls as a kill without the shim — then, where the
- * process may (root or {@code CAP_SYS_NICE}), nice {@value ThreadNice#RAISED} for the task and the shim: they run
- * no user code any more (the task has SIGKILL pending; the shim only reaps, writes its status and exits) and need a
- * core only to die, which on a machine its tasks saturate they waited for. Orphans the shim adopted are the shim's
- * to kill once its task died.
+ * the task and, if that reached it (not reaped yet), {@code kill(-task, SIGKILL)} — the same two syscalls as a kill
+ * without the shim. Orphans the shim adopted are the shim's to kill once its task died. (Giving the killed task and
+ * the shim nice -10 after the SIGKILL, so that they get a core to die on a saturated machine, was measured and
+ * dropped: no gain beyond the noise at load 13-18, and the raised processes then competed with the timer thread
+ * for the rest of the burst; docs/performance.md, issue 18.)
  *
  * <p>The group kill names the task's pid: the task was pinned by its pidfd and leads the group, so the number stays
  * the group's while the task or any member lives; only if the task and every member were gone between the two
@@ -69,21 +69,12 @@ final class ShimKill {
         return layout;
     }
 
-    /**
-     * SIGKILLs the pinned task and its group, then raises the task and the shim (see the class comment).
-     *
-     * @param shimIsChild the shim is this JVM's unreaped child, so its pid cannot be recycled: only then is it raised
-     *     (a re-attached shim's pid is named by nothing but the number)
-     */
-    static void kill(ProcessSupervisor owner, Task task, int shim, boolean shimIsChild) {
+    /** SIGKILLs the pinned task and, if that reached it, its group (see the class comment). */
+    static void kill(ProcessSupervisor owner, Task task) {
         if (owner.pidfdKill(task.pidfd())) {
             // only while the task is unreaped (a zombie included): its pid is then still its group's number. Once
             // the shim reaped it, the shim kills what is left itself.
             owner.killGroupQuietly(task.proc().pid());
-            owner.raiseProcess(task.proc().pid()); // after the SIGKILL: never runs user code raised
-        }
-        if (shimIsChild) {
-            owner.raiseProcess(shim);
         }
     }
 

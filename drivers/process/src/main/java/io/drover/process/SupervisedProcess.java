@@ -197,7 +197,7 @@ public final class SupervisedProcess {
         if (statusFile == null || result != null || lost != null || pidfd < 0 || !pinTask()) {
             return false;
         }
-        ShimKill.kill(owner, task, pid, child);
+        ShimKill.kill(owner, task);
         byShimExit.add(new ByShimExit(report, List.of(
                 new ProcTable.Proc(pid, "drover-shim", 'X', 0, pid, pid, startTime), task.proc())));
         return true;

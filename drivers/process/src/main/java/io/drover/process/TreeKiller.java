@@ -95,7 +95,7 @@ final class TreeKiller {
         if (live && task.killBelowShim(report)) {
             // under a live shim: the task's group is dead and the shim, spared, kills the rest and ends; its exit
             // completes the report. No search unless it has not ended by the verification deadline.
-            watcher.schedule(System.nanoTime() + VERIFY_TIMEOUT.toNanos(), () -> {
+            watcher.scheduleQuietly(System.nanoTime() + VERIFY_TIMEOUT.toNanos(), () -> {
                 if (task.shimDidNotEnd(report)) {
                     LOG.warn("the shim of task {} has not ended {} after its task's SIGKILL; killing it and searching "
                             + "/proc for its tree", task.pid(), VERIFY_TIMEOUT);
