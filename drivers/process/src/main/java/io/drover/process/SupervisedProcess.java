@@ -40,6 +40,7 @@ public final class SupervisedProcess {
     private final List<ByShimExit> byShimExit = new java.util.ArrayList<>();
     private ShimKill.Task task; // the shim's task, pinned at the first signal (ShimKill)
     private boolean olderShim; // its task shares the shim's group: no ShimKill
+    private static final int SIGSTOP = 19;
 
     /** A tree kill whose verification is the shim's exit ({@link ShimKill}): completed when the shim is reaped. */
     private record ByShimExit(CompletableFuture<KillReport> report, List<ProcTable.Proc> killed) {}
@@ -139,7 +140,13 @@ public final class SupervisedProcess {
             if (result != null || lost != null) {
                 return;
             }
-            pinTask(); // off the deadline: the kill_signal comes a kill timeout before the SIGKILL
+            boolean pinned = pinTask(); // off the deadline: the kill_signal comes a kill timeout before the SIGKILL
+            if (signal == SIGSTOP && pinned) {
+                // the one signal the shim cannot take and forward: straight to the task's group, the shim keeps
+                // reaping (a stopped shim would not see its task end)
+                owner.killGroup(task.proc().pid(), signal);
+                return;
+            }
             owner.killGroup(pid, signal); // under the shim: the shim alone, which forwards it to its task's group
         }
     }

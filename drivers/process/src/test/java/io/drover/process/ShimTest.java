@@ -208,6 +208,20 @@ class ShimTest {
     }
 
     @Test
+    void sigstopStopsTheTaskAndNotTheShim() throws Exception {
+        SupervisedProcess p = sh("echo ready > ready; exec sleep 1000");
+        Await.until("ready", WAIT, () -> Files.exists(dir.resolve("ready")));
+        int task = ShimKill.children(p.pid())[0];
+        p.signal(19);
+        Await.until("task stopped", WAIT, () -> ProcTable.read(task).map(q -> q.state() == 'T').orElse(false));
+        assertThat(ProcTable.read(p.pid()).orElseThrow().state()).as("the shim").isNotEqualTo('T');
+        p.signal(18); // SIGCONT, forwarded by the shim
+        Await.until("task continued", WAIT, () -> ProcTable.read(task).map(q -> q.state() != 'T').orElse(false));
+        p.signal(9);
+        assertThat(exit(p)).isEqualTo(ExitResult.signalled(9));
+    }
+
+    @Test
     void groupSignalsReachTheTaskNotTheShim() throws Exception {
         SupervisedProcess p = sh("echo ready > ready; exec sleep 1000");
         Await.until("ready", WAIT, () -> Files.exists(dir.resolve("ready")));
