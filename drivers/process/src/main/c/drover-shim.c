@@ -13,10 +13,16 @@
  * Started by the agent with posix_spawn as the leader of a new session (default dispositions, empty mask,
  * stdio and work dir already set). It makes itself a child subreaper (PR_SET_CHILD_SUBREAPER: every orphaned
  * descendant of the task, even one that called setsid, is re-parented to the shim, not to init), then forks the
- * task (execve EXE with ARGV0 ARGS... and the shim's environment), so the task is in the shim's session and
- * process group: the agent signals the whole group and the shim ignores every catchable signal itself (set only
- * in the shim, after the fork: the task starts with default dispositions). The shim reaps every child as it dies
- * (adopted orphans included).
+ * task (execve EXE with ARGV0 ARGS... and the shim's environment). The task leads a process group of its own in
+ * the shim's session (setpgid in both child and parent, so the group exists once fork returned in either): the
+ * shim is alone in its group. The shim keeps every signal blocked for its whole life and takes them with
+ * rt_sigtimedwait: SIGCHLD reaps (adopted orphans included), any other signal sent to the shim (the agent's
+ * kill_signal, `alloc signal`) is forwarded to the task's group, so none is lost between the spawn and the fork
+ * (signals pending before the fork are forwarded once the task exists). The agent SIGKILLs the task's group
+ * directly (the group id is the pid of the shim's child, read from /proc/SHIM/task/SHIM/children), so a kill
+ * spares the shim: it then kills and reaps whatever is left below it (below), and its own exit tells the agent
+ * that the whole tree is dead, with no /proc search (issue 18). The task starts with default dispositions and an
+ * empty mask.
  *
  * When the task ends, the shim writes one line to STATUS_FILE (one write; readers read it only once the shim has
  * ended, so no rename is needed — an empty file means the shim died while writing, i.e. unknown):
@@ -27,17 +33,19 @@
  * agent that re-attaches after the task ended. An entry already at STATUS_FILE's name is unlinked (never
  * followed) and the file created with O_EXCL | O_NOFOLLOW: the task dir is the task's.
  * then SIGKILLs and reaps every process still below it (what the task left behind: background children, setsid
- * daemons), and finally ends the way the task did: exit N, or death by signal N (core dumps disabled), or
+ * daemons), appends "killed P P ... [+N]" when it killed any (the first 32 pids, and how many more: what the
+ * agent's kill report lists), and finally ends the way the task did: exit N, or death by signal N (core dumps disabled), or
  * exit 127 when exec failed. So its parent's waitpid mirrors the task's status exactly and the parent reads the
  * file only for exit codes 127 (exec errno) and 125 (the shim's own failure).
- * SIGKILL to the group kills the shim too: no status is written then.
+ * A SIGKILL of the task writes "signal 9 ...". A SIGKILL of the shim itself (an agent that found no child to
+ * signal, or an older agent) kills only the shim: no status is written then, and the agent searches /proc for
+ * the tree as it did before the task had a group of its own.
  *
  * Descriptors 3 and 4, when open, are read ends of the task's stdout/stderr pipes that the agent hands over: the
  * shim keeps them (close-on-exec, the task does not see them) and never reads them, so that the pipes keep a
  * reader while no agent runs (no SIGPIPE for the task; up to a pipe buffer of output is kept) and a new agent
  * re-opens them through /proc/<shim pid>/fd/3 and 4. It keeps its stdout and stderr (the pipes' write ends) until
  * it ends, so that the agent sees the pipes' end of file and the shim's exit in one wake-up.
- * Signals sent before the fork stay pending (blocked) and are forwarded to the task.
  *
  * No C library (x86_64 Linux system calls only, built with -nostdlib -static): a static glibc program costs
  * ~0.3 ms more to start (measured: 550-630 us against 250-280 us for posix_spawn + wait of an empty program), which
@@ -68,7 +76,8 @@ typedef long ssize_t;
 #define SYS_setgroups 116
 #define SYS_kill 62
 #define SYS_fcntl 72
-#define SYS_rt_sigpending 127
+#define SYS_rt_sigtimedwait 128
+#define SYS_setpgid 109
 #define SYS_prctl 157
 #define SYS_clock_gettime 228
 #define SYS_exit_group 231
@@ -117,7 +126,7 @@ static long sys6(long n, long a, long b, long c, long d, long e, long f) {
 #define sys3(n, a, b, c) sys6(n, (long) (a), (long) (b), (long) (c), 0, 0, 0)
 #define sys4(n, a, b, c, d) sys6(n, (long) (a), (long) (b), (long) (c), (long) (d), 0, 0)
 
-/* the kernel's struct sigaction on x86_64 (no handler ever runs here: only SIG_DFL and SIG_IGN) */
+/* the kernel's struct sigaction on x86_64 (no handler ever runs here: only SIG_DFL) */
 struct ksigaction {
     unsigned long handler;
     unsigned long flags;
@@ -177,7 +186,7 @@ static long now_nanos(void) {
 }
 
 /* "KIND VALUE ended NANOS\n": how the task ended and when (the wall clock when the shim reaped it) */
-static void write_status(const char *path, const char *kind, long value, long ended) {
+static long write_status(const char *path, const char *kind, long value, long ended) {
     char line[96];
     size_t len = 0;
     for (const char *k = kind; *k; k++) {
@@ -202,10 +211,60 @@ static void write_status(const char *path, const char *kind, long value, long en
         sys3(SYS_unlinkat, AT_FDCWD, path, 0);
         fd = sys4(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     }
+    if (fd >= 0) {
+        sys3(SYS_write, fd, line, len);
+    }
+    return fd; /* kept open for the "killed" line (note_killed) */
+}
+
+/* The pids of what the shim killed after its task ended (the first KILLED_LISTED of them, and how many more). */
+#define KILLED_LISTED 32
+static long killed_pids[KILLED_LISTED];
+static long killed_count;
+
+#define KILLED_KNOWN 4096
+static long known_pids[KILLED_KNOWN]; /* every pid killed, to count each once (a killed child stays listed until reaped) */
+
+static void note_killed(long pid) {
+    long known = killed_count < KILLED_KNOWN ? killed_count : KILLED_KNOWN;
+    for (long i = 0; i < known; i++) {
+        if (known_pids[i] == pid) {
+            return;
+        }
+    }
+    if (killed_count < KILLED_KNOWN) {
+        known_pids[killed_count] = pid;
+    }
+    if (killed_count < KILLED_LISTED) {
+        killed_pids[killed_count] = pid;
+    }
+    killed_count++;
+}
+
+/* appends "killed P P ... [+N]" to the status file, when the shim killed something; then closes it */
+static void write_killed(long fd) {
     if (fd < 0) {
         return;
     }
-    sys3(SYS_write, fd, line, len);
+    if (killed_count > 0) {
+        char line[32 + KILLED_LISTED * 12];
+        size_t len = 0;
+        static const char head[] = "killed";
+        for (const char *k = head; *k; k++) {
+            line[len++] = *k;
+        }
+        for (long i = 0; i < killed_count && i < KILLED_LISTED; i++) {
+            line[len++] = ' ';
+            put_int(line, &len, killed_pids[i]);
+        }
+        if (killed_count > KILLED_LISTED) {
+            line[len++] = ' ';
+            line[len++] = '+';
+            put_int(line, &len, killed_count - KILLED_LISTED);
+        }
+        line[len++] = '\n';
+        sys3(SYS_write, fd, line, len);
+    }
     sys1(SYS_close, fd);
 }
 
@@ -224,14 +283,18 @@ static int kill_children(void) {
             if (buf[i] >= '0' && buf[i] <= '9') {
                 pid = (pid < 0 ? 0 : pid * 10) + (buf[i] - '0');
             } else if (pid > 0) {
-                sys2(SYS_kill, pid, SIGKILL);
+                if (sys2(SYS_kill, pid, SIGKILL) == 0) {
+                    note_killed(pid);
+                }
                 n++;
                 pid = -1;
             }
         }
     }
     if (pid > 0) {
-        sys2(SYS_kill, pid, SIGKILL);
+        if (sys2(SYS_kill, pid, SIGKILL) == 0) {
+            note_killed(pid);
+        }
         n++;
     }
     sys1(SYS_close, fd);
@@ -338,10 +401,11 @@ static int shim_main(int argc, char **argv, char **envp) {
     }
     long pid = sys0(SYS_fork);
     if (pid < 0) {
-        write_status(status, "exec", -pid, now_nanos());
+        write_killed(write_status(status, "exec", -pid, now_nanos()));
         return 127;
     }
     if (pid == 0) {
+        sys2(SYS_setpgid, 0, 0); /* a group of its own: the agent's SIGKILL of it spares the shim */
         sys4(SYS_rt_sigprocmask, SIG_SETMASK, &none, 0, 8);
         long err = uid >= 0 ? drop_to(uid, gid) : 0;
         if (err == 0) {
@@ -353,54 +417,59 @@ static int shim_main(int argc, char **argv, char **envp) {
         }
         exit_now(127);
     }
+    sys2(SYS_setpgid, pid, pid); /* also here: the group exists once either side ran (EACCES after exec: fine) */
     if (report[1] >= 0) {
         sys1(SYS_close, report[1]);
     }
-
-    /* signals that reached the group before the task existed */
-    unsigned long pending = 0;
-    sys2(SYS_rt_sigpending, &pending, 8);
-    for (int sig = 1; sig < NSIG; sig++) {
-        if (sig != SIGCHLD && (pending & (1UL << (sig - 1)))) {
-            sys2(SYS_kill, pid, sig);
-        }
-    }
-    for (int sig = 1; sig < NSIG; sig++) {
-        if (sig != SIGKILL && sig != SIGSTOP && sig != SIGCHLD) {
-            set_disposition(sig, 1 /* SIG_IGN */);
-        }
-    }
-    sys4(SYS_rt_sigprocmask, SIG_SETMASK, &none, 0, 8);
     sys1(SYS_close, 0);
 
-    /* reap every child as it dies (adopted orphans too) until the task itself has ended */
+    /* Every signal stays blocked: SIGCHLD reaps every child as it dies (adopted orphans too) until the task itself
+     * has ended; any other signal, sent before or after the fork, goes on to the task's group. */
     int st = 0;
     long ended = 0;
-    for (;;) {
-        int s = 0;
-        long r = sys4(SYS_wait4, -1, &s, 0, 0);
-        if (r == pid) {
-            ended = now_nanos();
-            st = s;
-            break;
+    int reaped = 0;
+    while (!reaped) {
+        unsigned char info[128]; /* siginfo_t */
+        long sig = sys4(SYS_rt_sigtimedwait, &all, info, 0, 8);
+        if (sig == -EINTR) {
+            continue;
         }
-        if (r < 0 && r != -EINTR) {
+        if (sig < 0) {
             return 125;
+        }
+        if (sig != SIGCHLD) {
+            sys2(SYS_kill, -pid, sig);
+            continue;
+        }
+        for (;;) {
+            int s = 0;
+            long r = sys4(SYS_wait4, -1, &s, WNOHANG, 0);
+            if (r == pid) {
+                ended = now_nanos();
+                reaped = 1;
+                st = s;
+                break;
+            }
+            if (r == -EINTR) {
+                continue;
+            }
+            if (r <= 0) {
+                break; /* 0: the others live on; ECHILD cannot be while the task is unreaped */
+            }
         }
     }
     int exec_errno = 0;
     if (report[0] >= 0 && sys3(SYS_read, report[0], &exec_errno, sizeof exec_errno) == sizeof exec_errno
             && exec_errno != 0) {
-        write_status(status, "exec", exec_errno, ended);
+        long fd = write_status(status, "exec", exec_errno, ended);
         kill_leftovers();
+        write_killed(fd);
         return 127;
     }
-    if ((st & 0x7f) != 0) {
-        write_status(status, "signal", st & 0x7f, ended);
-    } else {
-        write_status(status, "exit", (st >> 8) & 0xff, ended);
-    }
+    long fd = (st & 0x7f) != 0 ? write_status(status, "signal", st & 0x7f, ended)
+            : write_status(status, "exit", (st >> 8) & 0xff, ended);
     kill_leftovers();
+    write_killed(fd);
     end_like(st);
 }
 

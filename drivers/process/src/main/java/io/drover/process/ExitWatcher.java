@@ -79,12 +79,27 @@ final class ExitWatcher implements AutoCloseable {
         }
     }
 
+    /** The longest the watcher waits without a due deadline: {@link #scheduleQuietly} relies on it. */
+    static final int IDLE_WAIT_MILLIS = 1000;
+
     /** Runs {@code action} on the watcher thread once {@code System.nanoTime()} reaches {@code atNanos}. */
     void schedule(long atNanos, Runnable action) {
         synchronized (deadlines) {
             deadlines.add(new Deadline(atNanos, tokens.incrementAndGet(), action));
         }
         wake();
+    }
+
+    /**
+     * As {@link #schedule}, without waking the watcher thread: for a deadline far enough ahead (at least
+     * {@value #IDLE_WAIT_MILLIS} ms), so that a caller on a kill's critical path (the timer thread, 100 kills in a
+     * burst) makes no cross-thread wake-up. The watcher sees it at its next wake-up, at most {@value
+     * #IDLE_WAIT_MILLIS} ms later, and then waits for it.
+     */
+    void scheduleQuietly(long atNanos, Runnable action) {
+        synchronized (deadlines) {
+            deadlines.add(new Deadline(atNanos, tokens.incrementAndGet(), action));
+        }
     }
 
     boolean onWatcherThread() {
@@ -139,10 +154,10 @@ final class ExitWatcher implements AutoCloseable {
         synchronized (deadlines) {
             Deadline next = deadlines.peek();
             if (next == null) {
-                return -1;
+                return IDLE_WAIT_MILLIS; // a deadline added quietly meanwhile is seen by then
             }
             long wait = next.atNanos - System.nanoTime();
-            return wait <= 0 ? 0 : (int) Math.min(Integer.MAX_VALUE, (wait + 999_999) / 1_000_000);
+            return wait <= 0 ? 0 : (int) Math.min(IDLE_WAIT_MILLIS, (wait + 999_999) / 1_000_000);
         }
     }
 

@@ -33,7 +33,7 @@ public final class ProcTable {
         }
     }
 
-    private static final int STAT_BUFFER = 1024;
+    static final int STAT_BUFFER = 1024;
     private final Map<Integer, Proc> byPid;
     private Map<Integer, List<Proc>> children; // by parent pid, built on the first tree() of this snapshot
 

@@ -250,10 +250,20 @@ public final class ProcessSupervisor implements AutoCloseable {
         return nat.libc.kill(-pgid, 0) == 0 || nat.errno() != Native.ESRCH;
     }
 
-    void pidfdKill(int pidfd) {
-        if (nat.libc.pidfd_send_signal(pidfd, 9, null, 0) != 0 && nat.errno() != Native.ESRCH) {
+    /** SIGKILL through a pidfd; true when sent (the process was not reaped yet). */
+    boolean pidfdKill(int pidfd) {
+        if (nat.libc.pidfd_send_signal(pidfd, 9, null, 0) == 0) {
+            return true;
+        }
+        if (nat.errno() != Native.ESRCH) {
             LOG.warn("pidfd_send_signal(SIGKILL): {}", lastError());
         }
+        return false;
+    }
+
+    /** Whether the process of {@code pidfd} still lives (not yet exited): {@code pidfd_send_signal(fd, 0)}. */
+    boolean pidfdAlive(int pidfd) {
+        return nat.libc.pidfd_send_signal(pidfd, 0, null, 0) == 0;
     }
 
     int pidfdOpen(int pid) {

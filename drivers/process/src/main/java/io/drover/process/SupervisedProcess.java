@@ -37,6 +37,13 @@ public final class SupervisedProcess {
     private int pendingKills;
     private CompletableFuture<KillReport> lastKill;
     private final List<ProcTable.Proc> survivors = new java.util.ArrayList<>();
+    private final List<ByShimExit> byShimExit = new java.util.ArrayList<>();
+    private ShimKill.Task task; // the shim's task, pinned at the first signal (ShimKill)
+    private boolean olderShim; // its task shares the shim's group: no ShimKill
+    private static final int SIGSTOP = 19;
+
+    /** A tree kill whose verification is the shim's exit ({@link ShimKill}): completed when the shim is reaped. */
+    private record ByShimExit(CompletableFuture<KillReport> report, List<ProcTable.Proc> killed) {}
 
     /**
      * @param statusFile the shim's status file, null when the process is the task itself
@@ -133,7 +140,14 @@ public final class SupervisedProcess {
             if (result != null || lost != null) {
                 return;
             }
-            owner.killGroup(pid, signal);
+            boolean pinned = pinTask(); // off the deadline: the kill_signal comes a kill timeout before the SIGKILL
+            if (signal == SIGSTOP && pinned) {
+                // the one signal the shim cannot take and forward: straight to the task's group, the shim keeps
+                // reaping (a stopped shim would not see its task end)
+                owner.killGroup(task.proc().pid(), signal);
+                return;
+            }
+            owner.killGroup(pid, signal); // under the shim: the shim alone, which forwards it to its task's group
         }
     }
 
@@ -179,6 +193,45 @@ public final class SupervisedProcess {
         owner.killGroupQuietly(pid);
     }
 
+    /**
+     * Under the shim, while it lives: SIGKILLs its task and the task's group, sparing the shim ({@link ShimKill}),
+     * and lets the shim's exit verify the kill: {@code report} completes when the shim is reaped (the shim ends only
+     * once nothing is left below it). False when that does not apply (no shim, the shim gone or older, its task not
+     * forked yet): then nothing was signalled and the caller kills the group and searches. Called by the tree
+     * killer after {@link #killStarted}.
+     */
+    synchronized boolean killBelowShim(CompletableFuture<KillReport> report) {
+        if (statusFile == null || result != null || lost != null || pidfd < 0 || !pinTask()) {
+            return false;
+        }
+        ShimKill.kill(owner, task);
+        byShimExit.add(new ByShimExit(report, List.of(
+                new ProcTable.Proc(pid, "drover-shim", 'X', 0, pid, pid, startTime), task.proc())));
+        return true;
+    }
+
+    /**
+     * Pins the shim's task once (guarded by this): at the first signal of the run, so that the SIGKILL at the
+     * deadline costs the timer thread two syscalls and no {@code /proc} read. True when pinned.
+     */
+    private boolean pinTask() {
+        if (task == null && !olderShim && statusFile != null && pidfd >= 0 && result == null && lost == null) {
+            ShimKill.Task[] out = new ShimKill.Task[1];
+            ShimKill.Layout layout = ShimKill.pin(owner, pid, pidfd, out);
+            task = out[0];
+            olderShim = layout == ShimKill.Layout.OLDER;
+        }
+        return task != null;
+    }
+
+    /**
+     * The shim has not ended {@link TreeKiller#VERIFY_TIMEOUT} after {@link #killBelowShim}: true (and the kill is
+     * the caller's again, still counted as started) unless it ended meanwhile.
+     */
+    synchronized boolean shimDidNotEnd(CompletableFuture<KillReport> report) {
+        return byShimExit.removeIf(b -> b.report == report);
+    }
+
     void killVerified(KillReport report) {
         boolean complete;
         synchronized (this) {
@@ -200,6 +253,7 @@ public final class SupervisedProcess {
     /** Watcher thread: the pidfd is readable, the process has exited; reap it. */
     private void onReadable(ExitWatcher watcher) {
         boolean complete;
+        List<ByShimExit> verified;
         synchronized (this) {
             if (result != null || lost != null) {
                 return;
@@ -222,12 +276,36 @@ public final class SupervisedProcess {
             watcher.unwatch(token, pidfd);
             owner.closeFd(pidfd);
             pidfd = -1;
+            ShimKill.close(owner, task);
+            task = null;
+            verified = List.copyOf(byShimExit);
+            byShimExit.clear();
+            pendingKills -= verified.size();
             complete = pendingKills == 0;
+        }
+        if (!verified.isEmpty()) {
+            // the shim ended: nothing is left below it. What it killed itself after its task is in its status file.
+            List<ProcTable.Proc> byShim = killedByShim();
+            for (ByShimExit b : verified) {
+                List<ProcTable.Proc> killed = new java.util.ArrayList<>(b.killed);
+                byShim.stream().filter(p -> killed.stream().noneMatch(k -> k.pid() == p.pid())).forEach(killed::add);
+                b.report.complete(new KillReport(killed, List.of()));
+            }
         }
         // what the task wrote before it exited is read now (descendants may keep the pipes open)
         outputs.forEach(OutputPipe::drain);
         if (complete) {
             completeExit();
+        }
+    }
+
+    /** The processes the shim's status file says it killed after its task ended (as gone entries); never throws. */
+    private List<ProcTable.Proc> killedByShim() {
+        try {
+            return ExitStatusFile.read(statusFile).map(ExitStatusFile.Status::killed).orElse(List.of()).stream()
+                    .map(p -> new ProcTable.Proc(p, "", 'X', pid, 0, 0, 0)).toList();
+        } catch (java.io.IOException e) {
+            return List.of();
         }
     }
 

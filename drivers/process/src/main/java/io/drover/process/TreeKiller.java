@@ -11,7 +11,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * SIGKILLs a task's whole tree and verifies it died. Steps:
+ * SIGKILLs a task's whole tree and verifies it died. A task under a live shim (raw_exec, java) needs none of the
+ * search below: {@link ShimKill} kills its group, sparing the shim, and the shim's exit verifies the rest (it is the
+ * tree's subreaper and ends only once nothing is left below it); the steps below remain for a task without the
+ * shim, a shim whose fork has not happened or that is ending, an older shim re-attached, and a shim that has not
+ * ended by {@link #VERIFY_TIMEOUT}. Steps:
  * <ol>
  *   <li>kill the group, at once, on the caller's thread: {@code pidfd_send_signal(SIGKILL)} to the task and
  *       {@code kill(-pgid, SIGKILL)}: two syscalls, no {@code /proc} read, so SIGKILL lands at the kill
@@ -64,6 +68,13 @@ final class TreeKiller {
         }
     }
 
+    private final java.util.concurrent.atomic.AtomicLong searched = new java.util.concurrent.atomic.AtomicLong();
+
+    /** How many tree kills went through the {@code /proc} search so far (tests: a shim's kill needs none). */
+    long searched() {
+        return searched.get();
+    }
+
     private final Object lock = new Object();
     private List<Request> queued = new ArrayList<>();
     private Thread killer;
@@ -81,6 +92,19 @@ final class TreeKiller {
         int root = task.pid();
         task.killStarted(report);
         boolean live = !task.reaped();
+        if (live && task.killBelowShim(report)) {
+            // under a live shim: the task's group is dead and the shim, spared, kills the rest and ends; its exit
+            // completes the report. No search unless it has not ended by the verification deadline.
+            watcher.scheduleQuietly(System.nanoTime() + VERIFY_TIMEOUT.toNanos(), () -> {
+                if (task.shimDidNotEnd(report)) {
+                    LOG.warn("the shim of task {} has not ended {} after its task's SIGKILL; killing it and searching "
+                            + "/proc for its tree", task.pid(), VERIFY_TIMEOUT);
+                    task.killSelfAndGroup();
+                    queue(new Request(task, report, true));
+                }
+            });
+            return report;
+        }
         if (live) {
             // a live task: the critical path. SIGKILL lands now; the search for the rest comes after. (A task
             // already reaped is swept the other way round, search first, so that the report names every
@@ -96,12 +120,16 @@ final class TreeKiller {
             report.complete(KillReport.NOTHING);
             return report;
         }
+        queue(new Request(task, report, live));
+        return report;
+    }
+
+    private void queue(Request request) {
         synchronized (lock) {
-            queued.add(new Request(task, report, live));
+            queued.add(request);
             startKiller();
             lock.notifyAll();
         }
-        return report;
     }
 
     /**
@@ -157,6 +185,7 @@ final class TreeKiller {
      * verification starts right away, so its exit never waits for the other trees of the batch (issue 18).
      */
     private void killBatch(List<Request> batch) {
+        searched.addAndGet(batch.size());
         List<Request> searching = batch;
         try {
             for (int round = 0; round < ROUNDS && !searching.isEmpty(); round++) {

@@ -85,11 +85,13 @@ class AgentCrashRecoveryTest {
         first.kill();
 
         // while no agent runs: "ending" ends on its own (its shim records exit 9 and ends too), "lost" is killed
-        int endingShim = pgid(g.pid("ending-main").orElseThrow());
+        int endingShim = shimOf(g.pid("ending-main").orElseThrow());
         g.release("ending-main");
         await("ending's task and shim gone", () -> !alive(g.pid("ending-main").orElseThrow()) && !alive(endingShim));
-        int lostShim = pgid(g.pid("lost-main").orElseThrow());
-        assertThat(new ProcessBuilder("kill", "-KILL", "--", "-" + lostShim).start().waitFor()).isZero();
+        int lostShim = shimOf(g.pid("lost-main").orElseThrow());
+        // the shim first (so that it records nothing), then the task's own group (issue 18: the task leads one)
+        assertThat(new ProcessBuilder("kill", "-KILL", "--", "-" + lostShim, "-" + g.pid("lost-main").orElseThrow())
+                .start().waitFor()).isZero();
         await("lost's task and shim gone", () -> !alive(g.pid("lost-main").orElseThrow()) && !alive(lostShim));
 
         AgentProcess second = agent(config, "second");
@@ -216,9 +218,10 @@ class AgentCrashRecoveryTest {
         }
     }
 
-    private static int pgid(int pid) throws Exception {
+    /** The task's shim: its parent (the task leads a process group of its own, in the shim's session). */
+    private static int shimOf(int pid) throws Exception {
         String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-        return Integer.parseInt(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[2]);
+        return Integer.parseInt(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[1]);
     }
 
     private static List<JsonNode> events(JsonNode alloc, String task) {
