@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The blocks a cluster gives their meaning come back in the job's JSON in Nomad's names and shape, register again
@@ -55,6 +57,31 @@ class ClusterFieldsApiTest extends RunningAgentTest {
               }
             }
             """;
+
+    @TempDir
+    Path tmp;
+
+    /** The store reads the kept fields back as they were: the same job registered again is no new version. */
+    @Test
+    void theyOutliveAnAgentRestartAndTheSameJobAgainIsNoNewVersion() throws Exception {
+        JsonNode before;
+        try (TestAgent agent = TestAgent.start(tmp)) {
+            TestAgent.Resp r = agent.call("PUT", "/v1/jobs", PlacementApiTest.hcl(JOB));
+            assertThat(r.status()).as(r.body()).isEqualTo(200);
+            before = agent.get("/v1/job/kept").json();
+        }
+        try (TestAgent agent = TestAgent.start(tmp)) {
+            JsonNode after = agent.get("/v1/job/kept").json();
+            for (String key : List.of("Priority", "Update", "Reschedule", "Spreads", "AllAtOnce", "TaskGroups")) {
+                assertThat(after.path(key)).as(key).isEqualTo(before.path(key));
+            }
+            TestAgent.Resp again = agent.call("PUT", "/v1/jobs", PlacementApiTest.hcl(JOB));
+            assertThat(again.status()).as(again.body()).isEqualTo(200);
+            assertThat(agent.get("/v1/job/kept").json().path("Version").asInt())
+                    .isEqualTo(before.path("Version").asInt());
+            agent.call("DELETE", "/v1/job/kept", null);
+        }
+    }
 
     @Test
     void theJobsJsonKeepsThemAndRegistersAgainAsItIs() throws Exception {

@@ -18,8 +18,29 @@ public record ClusterFields(Map<String, Object> fields) {
     public static final ClusterFields NONE = new ClusterFields(Map.of());
 
     public ClusterFields {
-        fields = fields == null || fields.isEmpty() ? Map.of()
-                : Collections.unmodifiableMap(new LinkedHashMap<>(fields)); // null: recorded before session 9
+        fields = fields == null || fields.isEmpty() ? Map.of() : normal(fields); // null: recorded before session 9
+    }
+
+    /**
+     * An unmodifiable deep copy with every whole number a Long, as the parser and the store (USE_LONG_FOR_INTS)
+     * make them: a job must equal itself however it was built (a re-registration of the same job is no new
+     * version), also when a caller passes Integers.
+     */
+    @SuppressWarnings("unchecked")
+    private static <T> T normal(T value) {
+        if (value instanceof Integer || value instanceof Short || value instanceof Byte) {
+            return (T) Long.valueOf(((Number) value).longValue());
+        }
+        if (value instanceof Map<?, ?> m) {
+            Map<String, Object> out = new LinkedHashMap<>();
+            m.forEach((k, v) -> out.put(String.valueOf(k), normal(v)));
+            return (T) Collections.unmodifiableMap(out);
+        }
+        if (value instanceof java.util.List<?> l) {
+            return (T) Collections.unmodifiableList(new java.util.ArrayList<>(l.stream().map(ClusterFields::normal)
+                    .toList()));
+        }
+        return value;
     }
 
     /** The value of Nomad's field {@code name}, null when not set. */
