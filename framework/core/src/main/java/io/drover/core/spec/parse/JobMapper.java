@@ -40,9 +40,11 @@ final class JobMapper {
      * engine is built and measured for 10,000 live tasks (docs/performance.md).
      */
     public static final int MAX_ALLOCATIONS = 10_000;
-    private static final List<String> GROUP_KEYS = List.of("count", "restart", "max_runtime", "meta", "network");
+    private static final List<String> GROUP_KEYS = List.of("count", "restart", "max_runtime", "meta", "network",
+            "max_run_duration");
     private static final List<String> TASK_KEYS = List.of("driver", "config", "env", "leader", "lifecycle",
-            "kill_timeout", "kill_signal", "shutdown_delay", "max_runtime", "logs", "restart", "meta", "resources");
+            "kill_timeout", "kill_signal", "shutdown_delay", "max_runtime", "logs", "restart", "meta", "resources",
+            "user");
     private static final List<String> RESTART_KEYS = List.of("attempts", "interval", "delay", "mode");
     private static final List<String> LIFECYCLE_KEYS = List.of("hook", "sidecar", "gc_kill");
     private static final List<String> LOGS_KEYS = List.of("max_files", "max_file_size");
@@ -199,6 +201,7 @@ final class JobMapper {
                 concat(GROUP_KEYS, cluster(job.vocabulary(), ClusterBlocks.GROUP_SINGLE)),
                 concat(PlacementMapper.withBlocks("task"), cluster(job.vocabulary(), ClusterBlocks.GROUP_REPEATABLE)), p);
         Map<String, Object> cluster = ClusterBlocks.check(r, p, true);
+        MaxRunDuration.read(r, p, cluster);
         int count = (int) (long) p.read(() -> r.integer("count", 1, 0, MAX_ALLOCATIONS), 1L);
         if (type.perNode() && count > 1) { // Nomad's own check and words
             p.add(r.problem("count", "Job task group " + name + " has count " + count
@@ -271,10 +274,11 @@ final class JobMapper {
         }
         MapReader r = MapReader.open((Node.Mapping) field.value(), path, group.vocabulary(),
                 concat(TASK_KEYS, cluster(group.vocabulary(), ClusterBlocks.TASK_SINGLE)),
-                concat(concat(List.of("artifact", "template"), cluster(group.vocabulary(), ClusterBlocks.TASK_REPEATABLE)),
+                concat(concat(List.of("artifact", "template", WorkloadMapper.IDENTITY), cluster(group.vocabulary(), ClusterBlocks.TASK_REPEATABLE)),
                         PlacementMapper.withBlocks()), p);
         Map<String, Object> cluster = ClusterBlocks.check(r, p, false);
         constraints.addAll(PlacementMapper.read(r, groupName, name, p, cluster));
+        WorkloadMapper.task(r, p, cluster);
         String driver = null;
         if (!r.has("driver")) {
             p.add(r.problem("driver", "is required (e.g. driver = \"raw_exec\")"));

@@ -52,7 +52,15 @@ final class JsonJobShape {
             Map.entry("delay_function", "DelayFunction"), Map.entry("max_delay", "MaxDelay"),
             Map.entry("unlimited", "Unlimited"), Map.entry("min", "Min"), Map.entry("max", "Max"),
             Map.entry("enabled", "Enabled"), Map.entry("policy", "Policy"), Map.entry("size", "SizeMB"),
-            Map.entry("sticky", "Sticky"));
+            Map.entry("sticky", "Sticky"), Map.entry("max_run_duration", "MaxRunDuration"),
+            // a task's workload identities (WorkloadMapper) and user
+            Map.entry("identity", "Identities"), Map.entry("aud", "Audience"), Map.entry("change_mode", "ChangeMode"),
+            Map.entry("change_signal", "ChangeSignal"), Map.entry("file", "File"), Map.entry("filepath", "Filepath"),
+            Map.entry("service_name", "ServiceName"), Map.entry("ttl", "TTL"), Map.entry("extra_claims", "ExtraClaims"),
+            Map.entry("user", "User"),
+            // what needs a service one node does not have, refused by ClusterBlocks in both syntaxes
+            Map.entry("vault", "Vault"), Map.entry("consul", "Consul"), Map.entry("service", "Services"),
+            Map.entry("provider", "Provider"), Map.entry("connect", "Connect"));
 
     private static final Map<String, String> JSON_TO_CANONICAL = new HashMap<>();
 
@@ -60,13 +68,15 @@ final class JsonJobShape {
         CANONICAL_TO_JSON.forEach((canonical, json) -> JSON_TO_CANONICAL.put(json, canonical));
         JSON_TO_CANONICAL.put("Attribute", "attribute"); // a spread's attribute (a constraint's is LTarget)
         JSON_TO_CANONICAL.put("ReschedulePolicy", "reschedule"); // a group's (the job's is Reschedule)
+        JSON_TO_CANONICAL.put("Identity", "identity"); // a task's default identity (named ones: Identities)
     }
 
     /**
      * Lists of objects that are repeated blocks in the jobspec: {@code "Constraints": [{...}]} is
      * {@code constraint { ... }} written once per item; a {@code SpreadTarget}'s {@code Value} is its label.
      */
-    private static final Set<String> BLOCK_LISTS = Set.of("Constraints", "Affinities", "Spreads", "SpreadTarget");
+    private static final Set<String> BLOCK_LISTS = Set.of("Constraints", "Affinities", "Spreads", "SpreadTarget",
+            "Identities", "Services");
 
     /**
      * What Nomad's server sets on a job and its API returns ({@code GET /v1/job/:id}): ignored in a job read back,
