@@ -201,7 +201,7 @@ final class JobMapper {
                 concat(GROUP_KEYS, cluster(job.vocabulary(), ClusterBlocks.GROUP_SINGLE)),
                 concat(PlacementMapper.withBlocks("task"), cluster(job.vocabulary(), ClusterBlocks.GROUP_REPEATABLE)), p);
         Map<String, Object> cluster = ClusterBlocks.check(r, p, true);
-        MaxRunDuration.read(r, p, cluster);
+        MaxRunDuration.read(r, type, p, cluster);
         int count = (int) (long) p.read(() -> r.integer("count", 1, 0, MAX_ALLOCATIONS), 1L);
         if (type.perNode() && count > 1) { // Nomad's own check and words
             p.add(r.problem("count", "Job task group " + name + " has count " + count

@@ -15,9 +15,13 @@ final class MaxRunDuration {
 
     private MaxRunDuration() {}
 
-    static void read(MapReader group, Problems p, Map<String, Object> kept) {
+    /** Reads it into {@code kept}; a job type other than batch and sysbatch refuses it, as Nomad does. */
+    static void read(MapReader group, io.drover.core.spec.JobType type, Problems p, Map<String, Object> kept) {
         Duration d = p.read(() -> group.duration("max_run_duration", null, true), null);
-        if (d != null) {
+        if (d != null && !type.runsToCompletion()) {
+            p.add(group.problem("max_run_duration", "Job type \"" + type.wireName()
+                    + "\" does not allow max_run_duration"));
+        } else if (d != null) {
             kept.put(NOMAD, d.toNanos());
         }
     }

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 /** A task's identity blocks and user, and a group's max_run_duration: checked, kept in Nomad's shape. */
 class WorkloadMapperTest {
     private static String job(String task, String group) {
-        return "job \"w\" {\n group \"g\" {\n" + group + "\n task \"t\" {\n driver = \"mock\"\n" + task + "\n }\n }\n}\n";
+        return "job \"w\" {\n type = \"batch\"\n group \"g\" {\n" + group + "\n task \"t\" {\n driver = \"mock\"\n" + task + "\n }\n }\n}\n";
     }
 
     private static List<String> problems(String text) {
@@ -49,7 +49,7 @@ class WorkloadMapperTest {
         assertThat(hcl.groups().get(0).cluster().get("MaxRunDuration")).isEqualTo(5_000_000_000L);
 
         Job json = ClusterFieldsTest.parse("w.json", """
-                {"Job": {"ID": "w", "TaskGroups": [{"Name": "g", "MaxRunDuration": 5000000000,
+                {"Job": {"ID": "w", "Type": "batch", "TaskGroups": [{"Name": "g", "MaxRunDuration": 5000000000,
                   "Tasks": [{"Name": "t", "Driver": "mock", "User": "nobody",
                     "Identity": {"Name": "default", "Audience": ["nomadproject.io"], "ChangeMode": "noop",
                                  "Env": true, "File": false},
@@ -80,15 +80,23 @@ class WorkloadMapperTest {
                 }
                 user = "a b"
                 """, "max_run_duration = \"0s\""))).containsExactly(
-                "w.hcl:3: job \"w\" > group \"g\" > max_run_duration: must be positive",
-                "w.hcl:6: job \"w\" > group \"g\" > task \"t\" > identity: needs Vault (identity \"vault_default\", "
-                        + "line 6), which one Drover node does not have",
-                "w.hcl:11: job \"w\" > group \"g\" > task \"t\" > identity: needs Consul (identity \"x\", line 11), "
+                "w.hcl:4: job \"w\" > group \"g\" > max_run_duration: must be positive",
+                "w.hcl:7: job \"w\" > group \"g\" > task \"t\" > identity: needs Vault (identity \"vault_default\", "
+                        + "line 7), which one Drover node does not have",
+                "w.hcl:12: job \"w\" > group \"g\" > task \"t\" > identity: needs Consul (identity \"x\", line 12), "
                         + "which one Drover node does not have",
-                "w.hcl:17: job \"w\" > group \"g\" > task \"t\" > identity > change_mode: must be noop, restart or "
+                "w.hcl:18: job \"w\" > group \"g\" > task \"t\" > identity > change_mode: must be noop, restart or "
                         + "signal, found \"reload\"",
-                "w.hcl:18: job \"w\" > group \"g\" > task \"t\" > identity > filepath: must be a path inside the task "
+                "w.hcl:19: job \"w\" > group \"g\" > task \"t\" > identity > filepath: must be a path inside the task "
                         + "directory, found \"../../etc/x\"",
-                "w.hcl:21: job \"w\" > group \"g\" > task \"t\" > user: not a user name: \"a b\"");
+                "w.hcl:22: job \"w\" > group \"g\" > task \"t\" > user: not a user name: \"a b\"");
+    }
+
+    @Test
+    void maxRunDurationIsRefusedOutsideBatchAndSysbatchJobsInNomadsWords() {
+        assertThat(problems("job \"s\" {\n group \"g\" {\n max_run_duration = \"5s\"\n"
+                + " task \"t\" { driver = \"mock\" }\n }\n}\n")).containsExactly(
+                "w.hcl:3: job \"s\" > group \"g\" > max_run_duration: Job type \"service\" does not allow "
+                        + "max_run_duration");
     }
 }
