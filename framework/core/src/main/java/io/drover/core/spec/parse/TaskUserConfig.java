@@ -10,9 +10,9 @@ import java.util.Optional;
  * A task's {@code user} (Nomad's task key), for the drivers: a driver whose config schema has a {@code user} option
  * (the java driver: it drops the JVM to that user, see docs/jobs.md) gets the task's user there, unless the
  * config names one itself; that driver then checks it (an unknown user is its one line, at registration). A driver
- * without one (raw_exec, exec, mock) runs every task as the user it always does, so a task {@code user} is
- * accepted only when it names the agent's own user (nothing to change: {@code user = "root"} under a root agent)
- * and refused otherwise, naming the key. Pure; any thread.
+ * without one runs every task as the user it always does (exec: nobody; raw_exec, mock: the agent's user), so
+ * a task {@code user} is accepted only when it names that user (nothing to change: {@code user = "root"} on
+ * raw_exec under a root agent) and refused otherwise, naming the key. Pure; any thread.
  */
 public final class TaskUserConfig {
     private TaskUserConfig() {}
@@ -40,11 +40,12 @@ public final class TaskUserConfig {
      */
     static Optional<String> problem(Task task, String driverName, Optional<ConfigSchema> schema, String agentUser) {
         String user = user(task);
+        boolean exec = driverName.equals("exec"); // Nomad's exec isolation: its tasks always run as nobody
         if (user == null || (schema != null && schema.isPresent() && schema.get().key("user").isPresent())
-                || user.equals(agentUser)) {
+                || user.equals(exec ? "nobody" : agentUser)) {
             return Optional.empty();
         }
-        return Optional.of("the " + driverName + " driver runs its tasks as " + (driverName.equals("exec")
+        return Optional.of("the " + driverName + " driver runs its tasks as " + (exec
                 ? "nobody" : "the agent's user (" + agentUser + ")") + " and cannot run one as \"" + user
                 + "\"; the java driver can");
     }

@@ -61,7 +61,7 @@ class JobDriverCheckTest {
         io.drover.driver.api.schema.ConfigSchema schema = io.drover.driver.api.schema.ConfigSchema.of(
                 io.drover.driver.api.schema.Attribute.duration("run_for"),
                 io.drover.driver.api.schema.Attribute.integer("exit_code"));
-        FakeDrivers drivers = new FakeDrivers().with("raw_exec", config -> List.of())
+        FakeDrivers drivers = new FakeDrivers().with("raw_exec", config -> List.of()).with("exec", config -> List.of())
                 .withSchema("mock", schema, config -> List.of(new ConfigProblem("", "extra check ran")));
 
         assertThat(JobDriverCheck.check(job, drivers)).extracting(JobFileException::getMessage).containsExactly(
@@ -111,7 +111,7 @@ class JobDriverCheckTest {
     @Test
     void aTaskUserGoesToADriverThatTakesOneAndIsRefusedByOneThatCannot() throws Exception {
         String agent = System.getProperty("user.name");
-        FakeDrivers drivers = new FakeDrivers().with("raw_exec", config -> List.of())
+        FakeDrivers drivers = new FakeDrivers().with("raw_exec", config -> List.of()).with("exec", config -> List.of())
                 .withSchema("java", io.drover.driver.api.schema.ConfigSchema.of(
                         io.drover.driver.api.schema.Attribute.string("user")), config -> "bob".equals(config.get("user"))
                                 ? List.of(new ConfigProblem("user", "no such user \"bob\" on this machine (/etc/passwd)"))
@@ -131,6 +131,14 @@ class JobDriverCheckTest {
                       driver = "java"
                       user   = "bob"
                     }
+                    task "isolated" {
+                      driver = "exec"
+                      user   = "nobody"
+                    }
+                    task "isolated-root" {
+                      driver = "exec"
+                      user   = "root"
+                    }
                     task "jvm-own" {
                       driver = "java"
                       user   = "bob"
@@ -144,7 +152,9 @@ class JobDriverCheckTest {
                 "u.hcl:7: job \"u\" > group \"g\" > task \"other\" > user: the raw_exec driver runs its tasks as the "
                         + "agent's user (" + agent + ") and cannot run one as \"bob\"; the java driver can",
                 "u.hcl:11: job \"u\" > group \"g\" > task \"jvm\" > config > user: no such user \"bob\" on this "
-                        + "machine (/etc/passwd)");
+                        + "machine (/etc/passwd)",
+                "u.hcl:19: job \"u\" > group \"g\" > task \"isolated-root\" > user: the exec driver runs its tasks as "
+                        + "nobody and cannot run one as \"root\"; the java driver can");
         io.drover.core.spec.Task jvm = job.groups().get(0).task("jvm").orElseThrow();
         assertThat(TaskUserConfig.apply(jvm, jvm.config(), drivers.driver("java").orElseThrow().taskConfigSchema()))
                 .containsEntry("user", "bob");
