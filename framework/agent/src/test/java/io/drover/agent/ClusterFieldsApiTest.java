@@ -32,6 +32,7 @@ class ClusterFieldsApiTest extends RunningAgentTest {
                 target "dc1" { percent = 100 }
               }
               group "g" {
+                max_run_duration = "2h"
                 ephemeral_disk {
                   size   = 500
                   sticky = true
@@ -53,6 +54,11 @@ class ClusterFieldsApiTest extends RunningAgentTest {
                   driver = "mock"
                   config { run_for = "1h" }
                   resources { disk = 150 }
+                  identity {
+                    name = "api"
+                    aud  = ["api.example"]
+                    env  = true
+                  }
                 }
               }
             }
@@ -107,6 +113,9 @@ class ClusterFieldsApiTest extends RunningAgentTest {
         assertThat(group.path("Constraints").toString()).isEqualTo(
                 "[{\"LTarget\":\"${attr.driver.mock}\",\"RTarget\":\"1\",\"Operand\":\"=\"}]");
         assertThat(group.path("Tasks").get(0).path("Resources").path("DiskMB").asInt()).isEqualTo(150);
+        assertThat(group.path("MaxRunDuration").asLong()).isEqualTo(7_200_000_000_000L);
+        assertThat(group.path("Tasks").get(0).path("Identities").toString()).isEqualTo("[{\"Name\":\"api\","
+                + "\"Audience\":[\"api.example\"],\"ChangeMode\":\"noop\",\"Env\":true,\"File\":false}]");
 
         // the job's own JSON, as `nomad job inspect` prints it, registers again and reads back the same
         ObjectNode again = TestAgent.JSON.createObjectNode();
