@@ -89,8 +89,8 @@ public final class JobRegistry {
     /** How many versions of a job {@link #versions} keeps (Nomad's {@code JobTrackedVersions}). */
     static final int TRACKED_VERSIONS = 6;
 
-    /** Nomad's default job priority; the job model keeps no priority of its own yet. */
-    public static final int DEFAULT_PRIORITY = 50;
+    /** Nomad's default job priority ({@link Job#DEFAULT_PRIORITY}); a job's own is {@link Job#priority()}. */
+    public static final int DEFAULT_PRIORITY = Job.DEFAULT_PRIORITY;
 
     public JobRegistry(Engine engine) {
         this(engine, TaskLimits.DEFAULTS);
@@ -200,7 +200,7 @@ public final class JobRegistry {
         Entry entry = new Entry(job, version, submit, at, ids, false, old != null ? old.createIndex() : at, at);
         jobs.put(job.id(), entry);
         keepVersion(entry);
-        Evaluations.Evaluation eval = evals.record(job.id(), job.type().wireName(), DEFAULT_PRIORITY, "job-register",
+        Evaluations.Evaluation eval = evals.record(job.id(), job.type().wireName(), job.priority(), "job-register",
                 at, at + 1, placement.stream().filter(g -> g.placeable() < g.count()).toList());
         placement.forEach(g -> g.failures().forEach(line -> LOG.info("job {}: {}", job.id(), line)));
         placed.forEach(a -> evalOfAlloc.put(a.id(), eval.id()));
@@ -236,7 +236,7 @@ public final class JobRegistry {
                     stopped, RaftIndex.ofNanos(allocs.get(0).createTime()), at);
             jobs.put(jobId, entry);
             keepVersion(entry);
-            Evaluations.Evaluation eval = evals.record(jobId, newest.job().type().wireName(), DEFAULT_PRIORITY,
+            Evaluations.Evaluation eval = evals.record(jobId, newest.job().type().wireName(), newest.job().priority(),
                     "job-register", at, at + 1, List.of());
             allocs.stream().filter(a -> a.job().equals(newest.job())).forEach(a -> evalOfAlloc.put(a.id(), eval.id()));
         });
@@ -253,7 +253,7 @@ public final class JobRegistry {
         Entry stopped = new Entry(old.job(), old.version(), old.submitTime(), at,
                 old.allocIds(), true, old.createIndex(), old.jobModifyIndex());
         jobs.put(jobId, stopped);
-        evals.record(jobId, old.job().type().wireName(), DEFAULT_PRIORITY, "job-deregister",
+        evals.record(jobId, old.job().type().wireName(), old.job().priority(), "job-deregister",
                 old.jobModifyIndex(), at, List.of());
         index.publish(at);
         LOG.info("job {}: stopped {} allocation(s): {}", jobId, old.allocIds().size(), old.allocIds());

@@ -49,8 +49,13 @@ final class JobJson {
         Map<String, Object> m = header(registry, e);
         m.put("Version", version);
         m.put("Datacenters", job.datacenters());
+        m.put("Region", job.runtime().region());
+        m.put("Namespace", job.runtime().namespace());
+        m.put("Priority", job.priority());
+        m.put("Constraints", constraints(job, null, null));
+        m.putAll(job.cluster().fields()); // Update, Reschedule, Migrate, Affinities, Spreads, AllAtOnce, NodePool
         m.put("Meta", new LinkedHashMap<>(job.runtime().meta()));
-        m.put("TaskGroups", job.groups().stream().map(JobJson::group).toList());
+        m.put("TaskGroups", job.groups().stream().map(g -> group(job, g)).toList());
         return m;
     }
 
@@ -58,11 +63,11 @@ final class JobJson {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("ID", e.job().id());
         m.put("Name", e.job().name());
-        m.put("Namespace", "default");
-        m.put("Region", "global");
+        m.put("Namespace", e.job().runtime().namespace());
+        m.put("Region", e.job().runtime().region());
         m.put("ParentID", "");
         m.put("Type", e.job().type().wireName());
-        m.put("Priority", JobRegistry.DEFAULT_PRIORITY);
+        m.put("Priority", e.job().priority());
         m.put("NodePool", "default");
         m.put("Status", registry.status(e));
         m.put("StatusDescription", "");
@@ -117,19 +122,46 @@ final class JobJson {
         };
     }
 
-    private static Map<String, Object> group(TaskGroup g) {
+    private static Map<String, Object> group(Job job, TaskGroup g) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("Name", g.name());
         m.put("Count", g.count());
+        m.put("Constraints", constraints(job, g.name(), null));
         m.put("RestartPolicy", restart(g.restart()));
         m.put("MaxRuntime", nanos(g.maxRuntime()));
         m.put("Networks", RuntimeJson.networks(g.runtime().network()));
+        m.putAll(g.cluster().fields()); // Update, ReschedulePolicy, Migrate, Scaling, EphemeralDisk, Affinities...
         m.put("Meta", new LinkedHashMap<>(g.runtime().meta()));
-        m.put("Tasks", g.tasks().stream().map(JobJson::task).toList());
+        m.put("Tasks", g.tasks().stream().map(t -> task(job, g, t)).toList());
         return m;
     }
 
-    private static Map<String, Object> task(Task t) {
+    /** Nomad's {@code Constraints} of one level: the job's (group null), a group's own, or a task's. */
+    private static List<Map<String, Object>> constraints(Job job, String group, String task) {
+        return job.constraints().stream()
+                .filter(c -> java.util.Objects.equals(c.group(), group) && java.util.Objects.equals(c.task(), task))
+                .map(c -> {
+                    Map<String, Object> m = new LinkedHashMap<>();
+                    m.put("LTarget", c.lTarget());
+                    m.put("RTarget", c.rTarget());
+                    m.put("Operand", c.operand());
+                    return m;
+                }).toList();
+    }
+
+    private static Map<String, Object> resources(io.drover.core.spec.Resources r) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("CPU", r.cpu());
+        m.put("Cores", r.cores());
+        m.put("MemoryMB", r.memoryMb());
+        m.put("MemoryMaxMB", r.memoryMaxMb());
+        if (r.diskMb() > 0) {
+            m.put("DiskMB", r.diskMb());
+        }
+        return m;
+    }
+
+    private static Map<String, Object> task(Job job, TaskGroup g, Task t) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("Name", t.name());
         m.put("Driver", t.driver());
@@ -149,9 +181,12 @@ final class JobJson {
         if (t.logs() != null) {
             m.put("LogConfig", Map.of("MaxFiles", t.logs().maxFiles(), "MaxFileSizeMB", t.logs().maxFileSizeMb()));
         }
+        m.put("Constraints", constraints(job, g.name(), t.name()));
+        m.put("Resources", resources(t.runtime().resources()));
         m.put("Meta", new LinkedHashMap<>(t.runtime().meta()));
         m.put("Artifacts", RuntimeJson.artifacts(t.runtime().artifacts()));
         m.put("Templates", RuntimeJson.templates(t.runtime().templates()));
+        m.putAll(t.cluster().fields()); // Affinities, Identities, User
         return m;
     }
 

@@ -23,6 +23,11 @@ public record AllocDirs(Path root) {
         return new AllocDirs(dataDir.resolve("alloc").resolve(allocId));
     }
 
+    /** The agent's data dir these allocation directories are in ({@code <data_dir>/alloc/<id>}). */
+    Path dataDir() {
+        return root.toAbsolutePath().normalize().getParent().getParent();
+    }
+
     /**
      * {@code dir/name}, once {@code name} is checked to be one safe path component that keeps the path directly
      * inside {@code dir}.

@@ -52,6 +52,8 @@ final class AllocLifecycle {
     private boolean reconcileAgain;
     /** {@link AllocRunner#killNow}: every task is SIGKILLed, poststop tasks that have not started never start. */
     private String forcedReason;
+    /** Why the poststop tasks that have not started will not start (killNow, max_run_duration); null: they will. */
+    private String poststopSkipReason;
 
     AllocLifecycle(List<TaskRunner> runners, AllocDirs dirs, Timers timers, AllocPublisher publisher, AllocGc gc) {
         this.runners = runners;
@@ -82,6 +84,7 @@ final class AllocLifecycle {
     /** {@link AllocRunner#killNow}: from now on poststop tasks that have not started never start. */
     void force(String reason) {
         forcedReason = reason;
+        poststopSkipReason = reason;
     }
 
     /** Re-evaluates the allocation until nothing more changes; re-entrant calls only ask for one more pass. */
@@ -157,7 +160,7 @@ final class AllocLifecycle {
                 if (stopStage >= stopStages.size()) {
                     phase = Phase.POSTSTOP;
                     publisher.changed();
-                    if (forcedReason != null) {
+                    if (poststopSkipReason != null) {
                         skipPoststops();
                     } else {
                         startAll(TaskKind.POSTSTOP);
@@ -219,8 +222,37 @@ final class AllocLifecycle {
         long now = Nanos.of(timers.now());
         for (TaskRunner r : of(TaskKind.POSTSTOP).filter(r -> r.step() == TaskRunner.Step.NOT_STARTED).toList()) {
             r.record(TaskEvents.killing(now, Duration.ZERO, io.drover.driver.api.Signals.SIGKILL,
-                    forcedReason + "; not started"));
+                    poststopSkipReason + "; not started"));
             r.kill("");
+        }
+    }
+
+    /**
+     * The group's {@code max_run_duration} ({@code limit}) passed, {@code ranFor} after the allocation was created:
+     * as Nomad's client does, every live task gets {@code Max Run Duration Exceeded} and is stopped as an alloc stop
+     * stops it (kill_signal, kill_timeout), and poststop tasks that have not started do not start; running poststop
+     * tasks are stopped too. The caller has marked the allocation stopped. Serial executor.
+     */
+    void exceedMaxRunDuration(Duration limit, Duration ranFor) {
+        long now = Nanos.of(timers.now());
+        poststopSkipReason = TaskEvents.MAX_RUN_DURATION_MESSAGE;
+        for (TaskRunner r : runners) {
+            if (!r.dead() && !(r.kind() == TaskKind.POSTSTOP && r.step() == TaskRunner.Step.NOT_STARTED)) {
+                r.record(TaskEvents.maxRunDurationExceeded(now, limit, ranFor));
+            }
+        }
+        if (beforeStop()) {
+            beginStop(StopCause.STOP_REQUESTED, null);
+        } else if (phase == Phase.POSTSTOP) {
+            for (TaskRunner r : of(TaskKind.POSTSTOP).toList()) {
+                if (r.step() == TaskRunner.Step.NOT_STARTED) {
+                    r.record(TaskEvents.killing(now, Duration.ZERO, io.drover.driver.api.Signals.SIGKILL,
+                            poststopSkipReason + "; not started"));
+                }
+                if (!r.dead()) {
+                    r.kill(TaskEvents.MAX_RUN_DURATION_MESSAGE);
+                }
+            }
         }
     }
 

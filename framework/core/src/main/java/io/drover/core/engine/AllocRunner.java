@@ -57,6 +57,7 @@ final class AllocRunner implements TaskRunnerHost {
     private final long createTime;
 
     private DesiredStatus desired = DesiredStatus.RUN;
+    private final AllocDeadline deadline = new AllocDeadline();
 
     /**
      * @param createTime unix nanos of a recorded allocation, or -1 for a new one (now)
@@ -133,6 +134,7 @@ final class AllocRunner implements TaskRunnerHost {
                 }
                 LOG.error("allocation {}: cannot create {}: {}", id, dirs.shared(), e.toString());
             }
+            deadline.arm(group, createTime, timers, this::exceedMaxRunDuration);
             lifecycle.enter(AllocLifecycle.Phase.PRESTART);
             for (TaskRunner r : runners) {
                 if (r.kind() == TaskKind.PRESTART || r.kind() == TaskKind.PRESTART_SIDECAR) {
@@ -148,6 +150,20 @@ final class AllocRunner implements TaskRunnerHost {
      * ones the kill policy (or their {@code gc_kill}) lets go are killed with escalation; the others run to
      * completion. A stop before poststop tasks started lets them start and run (as Nomad does). Idempotent.
      */
+    /** The group's max_run_duration passed ({@link AllocDeadline}, timer thread): the allocation is stopped. */
+    private void exceedMaxRunDuration(Duration limit, Duration ranFor) {
+        serial.execute(() -> {
+            if (desired == DesiredStatus.STOP || lifecycle.phase() == AllocLifecycle.Phase.DONE) {
+                return; // stopped already: the stop has its own course
+            }
+            desired = DesiredStatus.STOP;
+            publisher.changed();
+            LOG.info("allocation {}: exceeded max_run_duration of {}, stopping it", id, limit);
+            lifecycle.exceedMaxRunDuration(limit, ranFor);
+            lifecycle.reconcile();
+        });
+    }
+
     void stop() {
         serial.execute(() -> {
             desired = DesiredStatus.STOP;
@@ -364,6 +380,9 @@ final class AllocRunner implements TaskRunnerHost {
                 }
             }
             lifecycle.resume(desired == DesiredStatus.STOP);
+            if (desired != DesiredStatus.STOP) {
+                deadline.arm(group, createTime, timers, this::exceedMaxRunDuration);
+            }
             publisher.changed();
             lifecycle.reconcile();
         });

@@ -65,10 +65,22 @@ final class TaskDriverCalls {
         Map<String, String> env = prep.env();
         LogConfig logs = task.logs() == null ? LogConfig.DEFAULT : task.logs();
         return new TaskConfig(runTaskId, host.allocId(), env.getOrDefault("NOMAD_JOB_ID", ""),
-                env.getOrDefault("NOMAD_GROUP_NAME", ""), task.name(), prep.config(), env,
+                env.getOrDefault("NOMAD_GROUP_NAME", ""), task.name(), userConfig(prep.config()), env,
                 host.dirs().task(task.name()), host.dirs().shared(), host.dirs().log(task.name(), "stdout"),
                 host.dirs().log(task.name(), "stderr"), Math.max(1, logs.maxFiles()),
                 (long) Math.max(1, logs.maxFileSizeMb()) << 20);
+    }
+
+    /** The task's {@code user} in the config of a driver that takes one ({@link TaskUserConfig}). */
+    private Map<String, Object> userConfig(Map<String, Object> config) {
+        if (io.drover.core.spec.parse.TaskUserConfig.user(task) == null || driver == null) {
+            return config;
+        }
+        try {
+            return io.drover.core.spec.parse.TaskUserConfig.apply(task, config, driver.taskConfigSchema());
+        } catch (RuntimeException e) {
+            return config; // a driver whose schema throws: its start reports what is wrong
+        }
     }
 
     /** Starts the run; never throws: a driver's exception or missing stage is a failed stage. */

@@ -8,6 +8,8 @@ import java.util.List;
  * <li>{@link NetworkHook} — the allocation's ports were had (else Setup Failure);
  * <li>{@link TaskDirHook} — the task directory (first run);
  * <li>{@link TaskEnvHook} — runtime variables, the task's env, the interpolated driver config;
+ * <li>{@link IdentityHook} — the task's workload identities, signed; their env added, their files written on the
+ * {@link HookPool};
  * <li>{@link ArtifactHook} — the task's artifacts, fetched on the {@link HookPool} (until fetched once);
  * <li>{@link TemplateHook} — the task's templates, rendered on the {@link HookPool} (once), their env added; then watched for changes ({@link TemplateWatch}).
  * </ol>
@@ -19,7 +21,7 @@ final class TaskHooks {
     /** @param task what the template hook's re-renders act on (change_mode restart, signal) */
     static List<TaskHook> prestart(TaskRunnerHost host, TemplateHook.Task task) {
         return List.of(new NetworkHook(host), new TaskDirHook(host.dirs()), new TaskEnvHook(host),
-                new ArtifactHook(host), new TemplateHook(host, task));
+                new IdentityHook(host), new ArtifactHook(host), new TemplateHook(host, task));
     }
 
     static String describe(Throwable t) {

@@ -26,6 +26,8 @@ public enum TaskEventType {
     RESTART_SIGNALED("Restart Signaled"),
     // Drover's own:
     MAX_RUNTIME_EXCEEDED("Max Runtime Exceeded"),
+    /** The allocation's group {@code max_run_duration} passed: every live task is stopped (Nomad's alloc timeout). */
+    MAX_RUN_DURATION_EXCEEDED("Max Run Duration Exceeded"),
     /** The agent restarted and could not re-attach to a task that was live: its end is unknown. */
     NOT_RECOVERED("Not Recovered"),
     GARBAGE_COLLECTED("Garbage Collected");

@@ -156,6 +156,21 @@ public final class TaskEvents {
                 Map.of("shutdown_delay", GoDuration.format(delay)));
     }
 
+    /**
+     * The allocation ran longer than its group's {@code max_run_duration} ({@code limit}) since it was created; the
+     * display message is Nomad's ({@code allocation exceeded max_run_duration}). Does not fail the task.
+     */
+    public static TaskEvent maxRunDurationExceeded(long time, Duration limit, Duration actual) {
+        Map<String, String> details = new LinkedHashMap<>();
+        details.put("max_run_duration", GoDuration.format(limit));
+        details.put("alloc_run_time", GoDuration.format(actual));
+        return new TaskEvent(TaskEventType.MAX_RUN_DURATION_EXCEEDED, time, MAX_RUN_DURATION_MESSAGE, details, "",
+                false, "", "", "", 0, 0, "", 0, "", 0, "", "", "");
+    }
+
+    /** Nomad's {@code AllocTimeoutReasonMaxRunDuration}. */
+    public static final String MAX_RUN_DURATION_MESSAGE = "allocation exceeded max_run_duration";
+
     public static TaskEvent maxRuntimeExceeded(long time, Duration limit, Duration actual) {
         Map<String, String> details = new LinkedHashMap<>();
         details.put("max_runtime", GoDuration.format(limit));

@@ -15,14 +15,27 @@ import java.util.Optional;
  * @param runtime region, namespace, meta: what the job tells its tasks at run time
  * @param constraints every {@code constraint} of the job, its groups and tasks, in file order (Nomad's scheduler
  *     decides them; on one node they decide whether a group is placed here)
+ * @param priority Nomad's {@code priority}, 1 to 100 (default 50): the priority of the job's evaluations
+ * @param cluster the job's blocks a cluster gives their meaning, in Nomad's API names ({@link ClusterFields})
  */
 public record Job(String id, String name, JobType type, List<String> datacenters, List<TaskGroup> groups,
-        String source, JobRuntime runtime, List<Constraint> constraints) {
+        String source, JobRuntime runtime, List<Constraint> constraints, int priority, ClusterFields cluster) {
+    /** Nomad's default job priority. */
+    public static final int DEFAULT_PRIORITY = 50;
+
     public Job {
         datacenters = List.copyOf(datacenters);
         groups = List.copyOf(groups);
         runtime = runtime == null ? JobRuntime.DEFAULT : runtime;
         constraints = constraints == null ? List.of() : List.copyOf(constraints); // null: recorded before issue 15
+        priority = priority == 0 ? DEFAULT_PRIORITY : priority; // 0: recorded before session 9
+        cluster = cluster == null ? ClusterFields.NONE : cluster;
+    }
+
+    /** A job with Nomad's default priority and no cluster blocks. */
+    public Job(String id, String name, JobType type, List<String> datacenters, List<TaskGroup> groups,
+            String source, JobRuntime runtime, List<Constraint> constraints) {
+        this(id, name, type, datacenters, groups, source, runtime, constraints, DEFAULT_PRIORITY, ClusterFields.NONE);
     }
 
     /** A job with Nomad's defaults for region and namespace, no meta and no constraints. */
@@ -45,7 +58,7 @@ public record Job(String id, String name, JobType type, List<String> datacenters
 
     /** The same job with only {@code kept} of its groups (those this node can place). */
     public Job withGroups(List<TaskGroup> kept) {
-        return new Job(id, name, type, datacenters, kept, source, runtime, constraints);
+        return new Job(id, name, type, datacenters, kept, source, runtime, constraints, priority, cluster);
     }
 
     public Optional<TaskGroup> group(String name) {

@@ -12,12 +12,25 @@ import java.util.Optional;
  * @param tasks tasks in declaration order, each with its effective settings
  * @param line line of the {@code group} block in the source, 0 when unknown
  * @param runtime the group's meta and network
+ * @param cluster the group's blocks a cluster gives their meaning, in Nomad's API names ({@link ClusterFields})
  */
 public record TaskGroup(String name, int count, RestartPolicy restart, Duration maxRuntime, List<Task> tasks,
-        int line, GroupRuntime runtime) {
+        int line, GroupRuntime runtime, ClusterFields cluster) {
     public TaskGroup {
         tasks = List.copyOf(tasks);
         runtime = runtime == null ? GroupRuntime.NONE : runtime;
+        cluster = cluster == null ? ClusterFields.NONE : cluster;
+    }
+
+    /** A group without cluster blocks. */
+    public TaskGroup(String name, int count, RestartPolicy restart, Duration maxRuntime, List<Task> tasks, int line,
+            GroupRuntime runtime) {
+        this(name, count, restart, maxRuntime, tasks, line, runtime, ClusterFields.NONE);
+    }
+
+    /** The same group with {@code n} allocations. */
+    public TaskGroup withCount(int n) {
+        return new TaskGroup(name, n, restart, maxRuntime, tasks, line, runtime, cluster);
     }
 
     /** A group without meta or network. */

@@ -5,14 +5,16 @@ import io.drover.core.spec.parse.tree.MapReader;
 import io.drover.core.spec.parse.tree.Node;
 import io.drover.core.spec.parse.tree.Problems;
 import io.drover.core.spec.parse.tree.TreeProblem;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * The jobspec blocks a cluster gives their meaning ({@code update}, {@code reschedule}, {@code migrate},
  * {@code scaling}, {@code ephemeral_disk}, {@code node_pool}): accepted and checked (keys and value types, as
- * Nomad's parser checks them), so that a Nomad job file validates as written; one node has nothing to roll,
- * reschedule elsewhere, migrate or scale, so they change nothing at run time. And the blocks that need a
+ * Nomad's parser checks them), so that a Nomad job file validates as written, and kept in Nomad's API shape for
+ * the job's JSON; one node has nothing to roll, reschedule elsewhere, migrate or scale, so they change nothing
+ * at run time. And the blocks that need a
  * service Drover does not have, each refused in one line naming it and where it is: {@code vault} (Vault),
  * {@code consul} and a {@code service} whose provider is Consul (Consul), {@code connect} (Consul Connect), a
  * CSI {@code volume} (CSI). A {@code service} with {@code provider = "nomad"} needs no Consul and is accepted
@@ -31,42 +33,78 @@ final class ClusterBlocks {
                     "progress_deadline", "auto_revert", "auto_promote", "canary", "stagger"),
             "reschedule", List.of("attempts", "interval", "delay", "delay_function", "max_delay", "unlimited"),
             "migrate", List.of("max_parallel", "health_check", "min_healthy_time", "healthy_deadline"),
-            "scaling", List.of("min", "max", "enabled", "policy"),
+            "scaling", List.of("min", "max", "enabled", "policy", "type"),
             "ephemeral_disk", List.of("size", "migrate", "sticky"));
     private static final List<String> DURATIONS = List.of("min_healthy_time", "healthy_deadline",
             "progress_deadline", "stagger", "interval", "delay", "max_delay");
     private static final List<String> BOOLS = List.of("auto_revert", "auto_promote", "unlimited", "enabled", "migrate",
             "sticky");
-    private static final List<String> STRINGS = List.of("health_check", "delay_function");
+    private static final List<String> STRINGS = List.of("health_check", "delay_function", "type");
+    private static final List<String> BLOCK_ORDER = List.of("update", "reschedule", "migrate", "scaling",
+            "ephemeral_disk");
 
     private ClusterBlocks() {}
 
-    /** Checks the level's cluster blocks in {@code r}, recording problems in {@code p}. */
-    static void check(MapReader r, Problems p) {
-        for (String key : KEYS.keySet()) {
+    /** Nomad's API names of the blocks' keys ({@code api.UpdateStrategy}, {@code api.ReschedulePolicy}, ...). */
+    private static final Map<String, String> NOMAD = Map.ofEntries(Map.entry("max_parallel", "MaxParallel"),
+            Map.entry("health_check", "HealthCheck"), Map.entry("min_healthy_time", "MinHealthyTime"),
+            Map.entry("healthy_deadline", "HealthyDeadline"), Map.entry("progress_deadline", "ProgressDeadline"),
+            Map.entry("auto_revert", "AutoRevert"), Map.entry("auto_promote", "AutoPromote"),
+            Map.entry("canary", "Canary"), Map.entry("stagger", "Stagger"), Map.entry("attempts", "Attempts"),
+            Map.entry("interval", "Interval"), Map.entry("delay", "Delay"),
+            Map.entry("delay_function", "DelayFunction"), Map.entry("max_delay", "MaxDelay"),
+            Map.entry("unlimited", "Unlimited"), Map.entry("min", "Min"), Map.entry("max", "Max"),
+            Map.entry("enabled", "Enabled"), Map.entry("policy", "Policy"), Map.entry("type", "Type"),
+            Map.entry("size", "SizeMB"), Map.entry("migrate", "Migrate"), Map.entry("sticky", "Sticky"));
+
+    /**
+     * Checks the level's cluster blocks in {@code r}, recording problems in {@code p}.
+     *
+     * @param group whether {@code r} is a group (Nomad names its reschedule block {@code ReschedulePolicy} there,
+     *     {@code Reschedule} on the job)
+     * @return the blocks in Nomad's API shape ({@code "Update" -> {"MaxParallel": 1, ...}}, durations in
+     *     nanoseconds), in the order of {@link #KEYS}; the keys left unset are left out, as {@code nomad job
+     *     inspect} shows a job before the server's defaults
+     */
+    static Map<String, Object> check(MapReader r, Problems p, boolean group) {
+        Map<String, Object> kept = new LinkedHashMap<>();
+        for (String key : BLOCK_ORDER) {
             if (!r.has(key)) {
                 continue;
             }
-            MapReader b = r.child(key, KEYS.get(key), key.equals("scaling") ? List.of() : List.of(), p);
+            MapReader b = r.child(key, KEYS.get(key), List.of(), p);
             if (b == null) {
                 continue;
             }
+            Map<String, Object> fields = new LinkedHashMap<>();
             for (String k : KEYS.get(key)) {
+                if (!b.has(k)) {
+                    continue;
+                }
+                Object v;
                 if (DURATIONS.contains(k) && !(key.equals("ephemeral_disk"))) {
-                    p.read(() -> b.duration(k, null, false), null);
+                    java.time.Duration d = p.read(() -> b.duration(k, null, false), null);
+                    v = d == null ? null : d.toNanos();
                 } else if (BOOLS.contains(k) && !(key.equals("migrate") && k.equals("migrate"))) {
-                    p.read(() -> b.bool(k), null);
+                    v = p.read(() -> b.bool(k), null);
                 } else if (STRINGS.contains(k)) {
-                    p.read(() -> b.string(k, null), null);
+                    v = p.read(() -> b.string(k, null), null);
                 } else if (k.equals("policy")) {
-                    p.read(() -> b.anyMap(k), null);
+                    v = p.read(() -> b.anyMap(k), null);
                 } else {
-                    p.read(() -> b.integer(k, 0, k.equals("min") || k.equals("max") ? 0 : 0, Long.MAX_VALUE), 0L);
+                    v = p.read(() -> b.integer(k, 0, 0, Long.MAX_VALUE), null);
+                }
+                if (v != null) {
+                    fields.put(NOMAD.get(k), v);
                 }
             }
+            kept.put(nomadName(key, group), fields);
         }
         if (r.has("node_pool")) {
-            p.read(() -> r.string("node_pool", null), null);
+            String pool = p.read(() -> r.string("node_pool", null), null);
+            if (pool != null) {
+                kept.put("NodePool", pool);
+            }
         }
         for (String needs : List.of("vault", "consul")) {
             r.field(needs).ifPresent(f -> p.add(needs(f, r, needs.equals("vault") ? "Vault" : "Consul")));
@@ -84,6 +122,17 @@ final class ClusterBlocks {
         for (Field f : r.all("volume_mount")) {
             p.add(new TreeProblem(f.line(), MapReader.join(r.path(), "volume_mount"), "volumes are not supported by Drover yet"));
         }
+        return kept;
+    }
+
+    private static String nomadName(String block, boolean group) {
+        return switch (block) {
+            case "update" -> "Update";
+            case "reschedule" -> group ? "ReschedulePolicy" : "Reschedule";
+            case "migrate" -> "Migrate";
+            case "scaling" -> "Scaling";
+            default -> "EphemeralDisk";
+        };
     }
 
     private static TreeProblem needs(Field f, MapReader r, String what) {

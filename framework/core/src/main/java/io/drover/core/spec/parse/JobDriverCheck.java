@@ -38,6 +38,10 @@ public final class JobDriverCheck {
                                     + drivers.refusal().map(why -> "; the agent loaded no plugin: " + why).orElse("")));
                     continue;
                 }
+                Optional<ConfigSchema> schema = schema(driver.get());
+                TaskUserConfig.problem(task, task.driver(), schema, System.getProperty("user.name", ""))
+                        .ifPresent(why -> problems.add(new JobFileException(job.source(), task.line(),
+                                path + " > user", why)));
                 for (ConfigProblem p : validate(driver.get(), task)) {
                     String key = p.key() == null || p.key().isEmpty() ? path + " > config" : path + " > config > " + p.key();
                     problems.add(new JobFileException(job.source(), task.line(), key, p.message()));
@@ -45,6 +49,15 @@ public final class JobDriverCheck {
             }
         }
         return problems;
+    }
+
+    private static Optional<ConfigSchema> schema(TaskDriver driver) {
+        try {
+            Optional<ConfigSchema> s = driver.taskConfigSchema();
+            return s == null ? Optional.empty() : s;
+        } catch (RuntimeException e) {
+            return Optional.empty(); // validate reports the driver's failure
+        }
     }
 
     private static List<ConfigProblem> validate(TaskDriver driver, Task task) {
@@ -57,7 +70,7 @@ public final class JobDriverCheck {
                     return found;
                 }
             }
-            List<ConfigProblem> found = driver.validateConfig(task.config());
+            List<ConfigProblem> found = driver.validateConfig(TaskUserConfig.apply(task, task.config(), schema));
             return found == null ? List.of() : found.stream().filter(p -> p != null).toList();
         } catch (RuntimeException e) {
             return List.of(new ConfigProblem("", "driver " + task.driver() + " failed to check the config: "

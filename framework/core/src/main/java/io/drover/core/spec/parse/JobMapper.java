@@ -40,9 +40,11 @@ final class JobMapper {
      * engine is built and measured for 10,000 live tasks (docs/performance.md).
      */
     public static final int MAX_ALLOCATIONS = 10_000;
-    private static final List<String> GROUP_KEYS = List.of("count", "restart", "max_runtime", "meta", "network");
+    private static final List<String> GROUP_KEYS = List.of("count", "restart", "max_runtime", "meta", "network",
+            "max_run_duration");
     private static final List<String> TASK_KEYS = List.of("driver", "config", "env", "leader", "lifecycle",
-            "kill_timeout", "kill_signal", "shutdown_delay", "max_runtime", "logs", "restart", "meta", "resources");
+            "kill_timeout", "kill_signal", "shutdown_delay", "max_runtime", "logs", "restart", "meta", "resources",
+            "user");
     private static final List<String> RESTART_KEYS = List.of("attempts", "interval", "delay", "mode");
     private static final List<String> LIFECYCLE_KEYS = List.of("hook", "sidecar", "gc_kill");
     private static final List<String> LOGS_KEYS = List.of("max_files", "max_file_size");
@@ -55,9 +57,9 @@ final class JobMapper {
         return List.copyOf(out);
     }
 
-    /** The cluster blocks are the jobspec's (HCL); Nomad's API JSON spells them otherwise (JsonJobShape's part). */
+    /** The cluster blocks, in both syntaxes (JsonJobShape spells them as Nomad's API does). */
     private static List<String> cluster(Vocabulary vocab, List<String> keys) {
-        return vocab.nanosecondDurations() ? List.of() : keys;
+        return keys;
     }
 
     /** @return the job, or null when {@code problems} got any problem (all of them recorded, in file order) */
@@ -93,8 +95,9 @@ final class JobMapper {
         }
         MapReader r = MapReader.open((Node.Mapping) field.value(), "job \"" + id + "\"", vocab,
                 concat(JOB_KEYS, cluster(vocab, ClusterBlocks.JOB_SINGLE)), PlacementMapper.withBlocks("group"), p);
-        ClusterBlocks.check(r, p);
-        List<io.drover.core.spec.Constraint> constraints = new ArrayList<>(PlacementMapper.read(r, null, null, p));
+        Map<String, Object> cluster = ClusterBlocks.check(r, p, false);
+        List<io.drover.core.spec.Constraint> constraints = new ArrayList<>(PlacementMapper.read(r, null, null, p,
+                cluster));
         String name = p.read(() -> r.string("name", id), id);
         java.util.Optional<String> nameProblem = SafeName.textProblem(name);
         boolean idReported = p.size() != before;
@@ -105,9 +108,13 @@ final class JobMapper {
         List<String> datacenters = p.read(() -> r.strings("datacenters"), null);
         String region = p.read(() -> r.string("region", null), null);
         String namespace = p.read(() -> r.string("namespace", null), null);
-        p.read(() -> r.integer("priority", 50, 1, 100), 50L);
+        int priority = (int) (long) p.read(() -> r.integer("priority", Job.DEFAULT_PRIORITY, 1, 100),
+                (long) Job.DEFAULT_PRIORITY);
         Map<String, String> meta = RuntimeMapper.meta(r, p);
-        p.read(() -> r.bool("all_at_once"), null);
+        Boolean allAtOnce = p.read(() -> r.bool("all_at_once"), null);
+        if (allAtOnce != null) {
+            cluster.put("AllAtOnce", allAtOnce);
+        }
         List<Field> groupFields = r.all("group");
         if (groupFields.isEmpty()) {
             p.add(new TreeProblem(r.line(), r.path(), "the job has no task group"));
@@ -139,7 +146,8 @@ final class JobMapper {
             return null;
         }
         return new Job(id, name, type, datacenters == null ? List.of() : datacenters, groups, source,
-                new io.drover.core.spec.JobRuntime(region, namespace, meta, ""), constraints);
+                new io.drover.core.spec.JobRuntime(region, namespace, meta, ""), constraints, priority,
+                new io.drover.core.spec.ClusterFields(cluster));
     }
 
     /** The single label of a block, null when it has none or several (that problem is reported elsewhere). */
@@ -192,13 +200,14 @@ final class JobMapper {
         MapReader r = MapReader.open((Node.Mapping) field.value(), path, job.vocabulary(),
                 concat(GROUP_KEYS, cluster(job.vocabulary(), ClusterBlocks.GROUP_SINGLE)),
                 concat(PlacementMapper.withBlocks("task"), cluster(job.vocabulary(), ClusterBlocks.GROUP_REPEATABLE)), p);
-        ClusterBlocks.check(r, p);
+        Map<String, Object> cluster = ClusterBlocks.check(r, p, true);
+        MaxRunDuration.read(r, type, p, cluster);
         int count = (int) (long) p.read(() -> r.integer("count", 1, 0, MAX_ALLOCATIONS), 1L);
         if (type.perNode() && count > 1) { // Nomad's own check and words
             p.add(r.problem("count", "Job task group " + name + " has count " + count
                     + ". Count cannot exceed 1 with system scheduler"));
         }
-        constraints.addAll(PlacementMapper.read(r, name, null, p));
+        constraints.addAll(PlacementMapper.read(r, name, null, p, cluster));
         RestartPolicy restart = restart(r.child("restart", RESTART_KEYS, List.of(), p), type.defaultRestart(), p);
         Duration maxRuntime = p.read(() -> r.duration("max_runtime", null, true), null);
         Map<String, String> meta = RuntimeMapper.meta(r, p);
@@ -240,7 +249,7 @@ final class JobMapper {
             return null;
         }
         return new TaskGroup(name, count, restart, maxRuntime, tasks, field.line(),
-                new io.drover.core.spec.GroupRuntime(meta, network));
+                new io.drover.core.spec.GroupRuntime(meta, network), new io.drover.core.spec.ClusterFields(cluster));
     }
 
     private static int leaderLine(Field task) {
@@ -265,10 +274,11 @@ final class JobMapper {
         }
         MapReader r = MapReader.open((Node.Mapping) field.value(), path, group.vocabulary(),
                 concat(TASK_KEYS, cluster(group.vocabulary(), ClusterBlocks.TASK_SINGLE)),
-                concat(concat(List.of("artifact", "template"), cluster(group.vocabulary(), ClusterBlocks.TASK_REPEATABLE)),
+                concat(concat(List.of("artifact", "template", WorkloadMapper.IDENTITY), cluster(group.vocabulary(), ClusterBlocks.TASK_REPEATABLE)),
                         PlacementMapper.withBlocks()), p);
-        ClusterBlocks.check(r, p);
-        constraints.addAll(PlacementMapper.read(r, groupName, name, p));
+        Map<String, Object> cluster = ClusterBlocks.check(r, p, false);
+        constraints.addAll(PlacementMapper.read(r, groupName, name, p, cluster));
+        WorkloadMapper.task(r, p, cluster);
         String driver = null;
         if (!r.has("driver")) {
             p.add(r.problem("driver", "is required (e.g. driver = \"raw_exec\")"));
@@ -293,7 +303,7 @@ final class JobMapper {
             return null;
         }
         return new Task(name, driver, config, env, leader, lifecycle, killTimeout, killSignal, shutdownDelay,
-                maxRuntime, logs, restart, field.line(), runtime);
+                maxRuntime, logs, restart, field.line(), runtime, new io.drover.core.spec.ClusterFields(cluster));
     }
 
     private static String killSignal(MapReader r) throws TreeProblem {

@@ -40,22 +40,52 @@ final class JsonJobShape {
             Map.entry("mode", "Mode"), Map.entry("constraint", "Constraints"), Map.entry("affinity", "Affinities"),
             Map.entry("spread", "Spreads"), Map.entry("attribute", "LTarget"), Map.entry("operator", "Operand"),
             Map.entry("value", "RTarget"), Map.entry("weight", "Weight"), Map.entry("target", "SpreadTarget"),
-            Map.entry("percent", "Percent"));
+            Map.entry("percent", "Percent"), Map.entry("disk", "DiskMB"),
+            // the blocks a cluster gives their meaning (ClusterBlocks), as Nomad's api structs name them
+            Map.entry("update", "Update"), Map.entry("reschedule", "Reschedule"), Map.entry("migrate", "Migrate"),
+            Map.entry("scaling", "Scaling"), Map.entry("ephemeral_disk", "EphemeralDisk"),
+            Map.entry("node_pool", "NodePool"), Map.entry("max_parallel", "MaxParallel"),
+            Map.entry("health_check", "HealthCheck"), Map.entry("min_healthy_time", "MinHealthyTime"),
+            Map.entry("healthy_deadline", "HealthyDeadline"), Map.entry("progress_deadline", "ProgressDeadline"),
+            Map.entry("auto_revert", "AutoRevert"), Map.entry("auto_promote", "AutoPromote"),
+            Map.entry("canary", "Canary"), Map.entry("stagger", "Stagger"),
+            Map.entry("delay_function", "DelayFunction"), Map.entry("max_delay", "MaxDelay"),
+            Map.entry("unlimited", "Unlimited"), Map.entry("min", "Min"), Map.entry("max", "Max"),
+            Map.entry("enabled", "Enabled"), Map.entry("policy", "Policy"), Map.entry("size", "SizeMB"),
+            Map.entry("sticky", "Sticky"), Map.entry("max_run_duration", "MaxRunDuration"),
+            // a task's workload identities (WorkloadMapper) and user
+            Map.entry("identity", "Identities"), Map.entry("aud", "Audience"), Map.entry("change_mode", "ChangeMode"),
+            Map.entry("change_signal", "ChangeSignal"), Map.entry("file", "File"), Map.entry("filepath", "Filepath"),
+            Map.entry("service_name", "ServiceName"), Map.entry("ttl", "TTL"), Map.entry("extra_claims", "ExtraClaims"),
+            Map.entry("user", "User"),
+            // what needs a service one node does not have, refused by ClusterBlocks in both syntaxes
+            Map.entry("vault", "Vault"), Map.entry("consul", "Consul"), Map.entry("service", "Services"),
+            Map.entry("provider", "Provider"), Map.entry("connect", "Connect"));
 
     private static final Map<String, String> JSON_TO_CANONICAL = new HashMap<>();
 
     static {
         CANONICAL_TO_JSON.forEach((canonical, json) -> JSON_TO_CANONICAL.put(json, canonical));
         JSON_TO_CANONICAL.put("Attribute", "attribute"); // a spread's attribute (a constraint's is LTarget)
+        JSON_TO_CANONICAL.put("ReschedulePolicy", "reschedule"); // a group's (the job's is Reschedule)
+        JSON_TO_CANONICAL.put("Identity", "identity"); // a task's default identity (named ones: Identities)
     }
 
     /**
      * Lists of objects that are repeated blocks in the jobspec: {@code "Constraints": [{...}]} is
      * {@code constraint { ... }} written once per item; a {@code SpreadTarget}'s {@code Value} is its label.
      */
-    private static final Set<String> BLOCK_LISTS = Set.of("Constraints", "Affinities", "Spreads", "SpreadTarget");
+    private static final Set<String> BLOCK_LISTS = Set.of("Constraints", "Affinities", "Spreads", "SpreadTarget",
+            "Identities", "Services");
 
-    private static final Set<String> VERBATIM = Set.of("Config", "Env", "Meta");
+    /**
+     * What Nomad's server sets on a job and its API returns ({@code GET /v1/job/:id}): ignored in a job read back,
+     * as Nomad's register ignores them, so that a job's JSON registers again as it is.
+     */
+    private static final Set<String> SERVER_SET = Set.of("Status", "StatusDescription", "Stable", "Version",
+            "SubmitTime", "CreateIndex", "ModifyIndex", "JobModifyIndex");
+
+    private static final Set<String> VERBATIM = Set.of("Config", "Env", "Meta", "Policy");
 
     /** Spells canonical keys the JSON way; durations may be integer nanoseconds, as in Nomad's API. */
     static final Vocabulary VOCABULARY = new Vocabulary(CANONICAL_TO_JSON, true);
@@ -83,7 +113,7 @@ final class JsonJobShape {
         String id = label(job, "ID", "Job");
         List<Field> fields = new ArrayList<>();
         for (Field f : job.fields()) {
-            if (f.name().equals("ID") || unset(f)) {
+            if (f.name().equals("ID") || unset(f) || SERVER_SET.contains(f.name())) {
                 continue;
             }
             if (f.name().equals("TaskGroups")) {

@@ -9,15 +9,17 @@ import io.drover.core.spec.parse.tree.Problems;
 import io.drover.core.spec.parse.tree.TreeProblem;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 /**
  * Reads the scheduling blocks Nomad allows in a job, a group and a task: {@code constraint} (kept as
  * {@link Constraint}s, which decide placement on this node), {@code affinity} and {@code spread} (checked as
- * Nomad checks them; with one node there is nothing to prefer or spread over, so they change nothing and are not
- * kept). Pure; problems are recorded, never thrown, as in {@link JobMapper}.
+ * Nomad checks them; with one node there is nothing to prefer or spread over, so they change nothing; they are
+ * kept in Nomad's API shape, {@code Affinities} and {@code Spreads}, for the job's JSON). Pure; problems are recorded, never thrown, as in {@link JobMapper}.
  */
 final class PlacementMapper {
     static final List<String> BLOCKS = List.of("constraint", "affinity", "spread");
@@ -41,6 +43,15 @@ final class PlacementMapper {
 
     /** @return the constraints of {@code r} (job: group and task null; group: task null), in file order */
     static List<Constraint> read(MapReader r, String group, String task, Problems p) {
+        return read(r, group, task, p, new java.util.LinkedHashMap<>());
+    }
+
+    /**
+     * As {@link #read(MapReader, String, String, Problems)}, and puts the level's affinities and spreads into
+     * {@code kept} as Nomad's API writes them ({@code "Affinities": [{"LTarget", "RTarget", "Operand", "Weight"}]},
+     * {@code "Spreads": [{"Attribute", "Weight", "SpreadTarget": [{"Value", "Percent"}]}]}).
+     */
+    static List<Constraint> read(MapReader r, String group, String task, Problems p, Map<String, Object> kept) {
         List<Constraint> out = new ArrayList<>();
         for (Field f : r.all("constraint")) {
             MapReader c = open(r, f, "constraint", CONSTRAINT_KEYS, List.of(), p);
@@ -51,17 +62,31 @@ final class PlacementMapper {
                 }
             }
         }
+        List<Map<String, Object>> affinities = new ArrayList<>();
         for (Field f : r.all("affinity")) {
             MapReader a = open(r, f, "affinity", AFFINITY_KEYS, List.of(), p);
             if (a != null) {
-                p.read(() -> affinity(a, group, task, f.line()), null);
+                Map<String, Object> k = p.read(() -> affinity(a, group, task, f.line()), null);
+                if (k != null) {
+                    affinities.add(k);
+                }
             }
         }
+        List<Map<String, Object>> spreads = new ArrayList<>();
         for (Field f : r.all("spread")) {
             MapReader s = open(r, f, "spread", SPREAD_KEYS, List.of("target"), p);
             if (s != null) {
-                p.read(() -> spread(s), null);
+                Map<String, Object> k = p.read(() -> spread(s), null);
+                if (k != null) {
+                    spreads.add(k);
+                }
             }
+        }
+        if (!affinities.isEmpty()) {
+            kept.put("Affinities", List.copyOf(affinities));
+        }
+        if (!spreads.isEmpty()) {
+            kept.put("Spreads", List.copyOf(spreads));
         }
         return out;
     }
@@ -131,7 +156,8 @@ final class PlacementMapper {
         return new Constraint(group, task, attribute == null ? "" : attribute, op, value == null ? "" : value, line);
     }
 
-    private static Void affinity(MapReader a, String group, String task, int line) throws TreeProblem {
+    private static Map<String, Object> affinity(MapReader a, String group, String task, int line)
+            throws TreeProblem {
         Constraint c = constraint(a, group, task, line); // the same operands, checked the same way
         if (c != null && List.of("distinct_hosts", "distinct_property").contains(c.operand())) {
             throw a.problem("operator", "is not allowed in an affinity: \"" + c.operand() + "\"");
@@ -140,15 +166,21 @@ final class PlacementMapper {
         if (weight == 0) {
             throw a.problem("weight", "must not be 0 (from -100 to 100)");
         }
-        return null;
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("LTarget", c == null ? "" : c.lTarget());
+        m.put("RTarget", c == null ? "" : c.rTarget());
+        m.put("Operand", c == null ? "=" : c.operand());
+        m.put("Weight", weight);
+        return m;
     }
 
-    private static Void spread(MapReader s) throws TreeProblem {
+    private static Map<String, Object> spread(MapReader s) throws TreeProblem {
         if (!s.has("attribute")) {
             throw new TreeProblem(s.line(), s.keyPath("attribute"), "is required");
         }
-        s.string("attribute", null);
-        s.integer("weight", 50, 0, 100);
+        String attribute = s.string("attribute", null);
+        long weight = s.integer("weight", 50, 0, 100);
+        List<Map<String, Object>> targets = new ArrayList<>();
         long sum = 0;
         for (Field t : s.all("target")) {
             if (!(t.value() instanceof Node.Mapping m) || m.labels().size() != 1) {
@@ -157,12 +189,21 @@ final class PlacementMapper {
             }
             MapReader tr = MapReader.open(m, s.keyPath("target \"" + m.labels().get(0) + "\""), s.vocabulary(),
                     TARGET_KEYS, List.of());
-            sum += tr.integer("percent", 0, 0, 100);
+            long percent = tr.integer("percent", 0, 0, 100);
+            sum += percent;
+            Map<String, Object> target = new LinkedHashMap<>();
+            target.put("Value", m.labels().get(0));
+            target.put("Percent", percent);
+            targets.add(target);
         }
         if (sum > 100) {
             throw new TreeProblem(s.line(), s.keyPath("target"), "percentages add up to " + sum + ", more than 100");
         }
-        return null;
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("Attribute", attribute);
+        m.put("Weight", weight);
+        m.put("SpreadTarget", List.copyOf(targets));
+        return m;
     }
 
     private static void checkRegexp(int line, String where, String value) throws TreeProblem {

@@ -16,7 +16,7 @@ import java.util.Map;
  * {@link JobMapper}. Pure; every problem is recorded in the {@link Problems}.
  */
 final class RuntimeMapper {
-    static final List<String> RESOURCES_KEYS = List.of("cpu", "cores", "memory", "memory_max");
+    static final List<String> RESOURCES_KEYS = List.of("cpu", "cores", "memory", "memory_max", "disk");
 
     private RuntimeMapper() {}
 
@@ -55,6 +55,7 @@ final class RuntimeMapper {
         int memory = (int) (long) p.read(() -> r.integer("memory", d.memoryMb(), 0, Integer.MAX_VALUE),
                 (long) d.memoryMb());
         int memoryMax = (int) (long) p.read(() -> r.integer("memory_max", 0, -1, Integer.MAX_VALUE), 0L);
-        return new Resources(cpu, cores, memory, memoryMax);
+        int disk = (int) (long) p.read(() -> r.integer("disk", 0, 0, Integer.MAX_VALUE), 0L);
+        return new Resources(cpu, cores, memory, memoryMax, disk);
     }
 }

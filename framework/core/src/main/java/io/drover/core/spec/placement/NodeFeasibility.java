@@ -104,7 +104,7 @@ public record NodeFeasibility(Map<String, String> targets) {
             int n = placement.stream().filter(p -> p.group().equals(g.name())).findFirst()
                     .map(p -> Math.min(p.count(), p.placeable())).orElse(g.count());
             whole &= n == g.count();
-            groups.add(n == g.count() ? g : new TaskGroup(g.name(), n, g.restart(), g.maxRuntime(), g.tasks(), g.line()));
+            groups.add(n == g.count() ? g : g.withCount(n));
         }
         return whole ? job : job.withGroups(groups);
     }

@@ -61,7 +61,7 @@ class JobDriverCheckTest {
         io.drover.driver.api.schema.ConfigSchema schema = io.drover.driver.api.schema.ConfigSchema.of(
                 io.drover.driver.api.schema.Attribute.duration("run_for"),
                 io.drover.driver.api.schema.Attribute.integer("exit_code"));
-        FakeDrivers drivers = new FakeDrivers().with("raw_exec", config -> List.of())
+        FakeDrivers drivers = new FakeDrivers().with("raw_exec", config -> List.of()).with("exec", config -> List.of())
                 .withSchema("mock", schema, config -> List.of(new ConfigProblem("", "extra check ran")));
 
         assertThat(JobDriverCheck.check(job, drivers)).extracting(JobFileException::getMessage).containsExactly(
@@ -102,5 +102,62 @@ class JobDriverCheckTest {
         assertThat(JobDriverCheck.check(job, broken)).extracting(JobFileException::getMessage).contains(
                 "j.hcl:3: job \"j\" > group \"g\" > task \"ok\" > config: driver mock failed to check the config: boom",
                 "j.hcl:16: job \"j\" > group \"g\" > task \"unknown\" > driver: unknown driver \"docker\" (loaded: mock)");
+    }
+
+    /**
+     * A task's user: a driver with a {@code user} option (as java's) gets it in its config and checks it (its line
+     * at registration); a driver without one accepts only the agent's own user, else one line naming the key.
+     */
+    @Test
+    void aTaskUserGoesToADriverThatTakesOneAndIsRefusedByOneThatCannot() throws Exception {
+        String agent = System.getProperty("user.name");
+        FakeDrivers drivers = new FakeDrivers().with("raw_exec", config -> List.of()).with("exec", config -> List.of())
+                .withSchema("java", io.drover.driver.api.schema.ConfigSchema.of(
+                        io.drover.driver.api.schema.Attribute.string("user")), config -> "bob".equals(config.get("user"))
+                                ? List.of(new ConfigProblem("user", "no such user \"bob\" on this machine (/etc/passwd)"))
+                                : List.of());
+        Job job = JobFileParser.parse("u.hcl", """
+                job "u" {
+                  group "g" {
+                    task "same" {
+                      driver = "raw_exec"
+                      user   = "%s"
+                    }
+                    task "other" {
+                      driver = "raw_exec"
+                      user   = "bob"
+                    }
+                    task "jvm" {
+                      driver = "java"
+                      user   = "bob"
+                    }
+                    task "isolated" {
+                      driver = "exec"
+                      user   = "nobody"
+                    }
+                    task "isolated-root" {
+                      driver = "exec"
+                      user   = "root"
+                    }
+                    task "jvm-own" {
+                      driver = "java"
+                      user   = "bob"
+                      config { user = "nobody" }
+                    }
+                  }
+                }
+                """.formatted(agent).getBytes(StandardCharsets.UTF_8));
+
+        assertThat(JobDriverCheck.check(job, drivers)).extracting(JobFileException::getMessage).containsExactly(
+                "u.hcl:7: job \"u\" > group \"g\" > task \"other\" > user: the raw_exec driver runs its tasks as the "
+                        + "agent's user (" + agent + ") and cannot run one as \"bob\"; the java driver can",
+                "u.hcl:11: job \"u\" > group \"g\" > task \"jvm\" > config > user: no such user \"bob\" on this "
+                        + "machine (/etc/passwd)",
+                "u.hcl:19: job \"u\" > group \"g\" > task \"isolated-root\" > user: the exec driver runs its tasks as "
+                        + "nobody and cannot run one as \"root\"; the java driver can");
+        io.drover.core.spec.Task jvm = job.groups().get(0).task("jvm").orElseThrow();
+        assertThat(TaskUserConfig.apply(jvm, jvm.config(), drivers.driver("java").orElseThrow().taskConfigSchema()))
+                .containsEntry("user", "bob");
+        assertThat(TaskUserConfig.apply(jvm, jvm.config(), java.util.Optional.empty())).doesNotContainKey("user");
     }
 }

@@ -20,7 +20,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * be refused in one line naming it.
  */
 class LanguageCorpusTest {
-    private static final FakeDrivers DRIVERS = new FakeDrivers().with("mock", c -> List.of()).with("raw_exec", c -> List.of());
+    private static final FakeDrivers DRIVERS = new FakeDrivers().with("mock", c -> List.of()).with("raw_exec", c -> List.of())
+            .with("exec", c -> List.of());
 
     private static Path dir(String name) throws URISyntaxException {
         return Path.of(LanguageCorpusTest.class.getResource("/corpus/" + name).toURI());
@@ -48,7 +49,7 @@ class LanguageCorpusTest {
         assertThat(t).isInstanceOf(JobFileException.class);
         List<JobFileException> problems = ((JobFileException) t).problems();
         assertThat(problems).singleElement().satisfies(p -> assertThat(p.getMessage())
-                .matches(".*\\.hcl:\\d+: .*needs (Vault|Consul|Consul Connect|CSI) \\(\\w+ block, line \\d+.*\\), "
+                .matches(".*\\.hcl:\\d+: .*needs (Vault|Consul|Consul Connect|CSI) \\((\\w+ block|identity \"\\w+\"), line \\d+.*\\), "
                         + "which one Drover node does not have.*"));
     }
 
@@ -70,7 +71,16 @@ class LanguageCorpusTest {
                 Map.entry("directive escape", "%%{"), Map.entry("dynamic block", "dynamic \""),
                 Map.entry("run-time reference", "${NOMAD_"), Map.entry("node reference", "${node."),
                 Map.entry("expansion", "...)"), Map.entry("string conversion", "count = \"1\""),
-                Map.entry("memory_max -1", "memory_max = -1"), Map.entry("nomad service", "provider = \"nomad\""));
+                Map.entry("memory_max -1", "memory_max = -1"), Map.entry("nomad service", "provider = \"nomad\""),
+                Map.entry("max_run_duration", "max_run_duration = "), Map.entry("identity env", "env  = true"),
+                Map.entry("identity file", "file = true"), Map.entry("identity ttl", "ttl  = "),
+                Map.entry("task user", "user   = "), Map.entry("resources disk", "disk   = "),
+                Map.entry("ephemeral_disk", "ephemeral_disk {"), Map.entry("update", "update {"),
+                Map.entry("reschedule", "reschedule {"), Map.entry("migrate", "migrate {"),
+                Map.entry("scaling", "scaling {"), Map.entry("constraint", "constraint {"),
+                Map.entry("affinity", "affinity {"), Map.entry("spread", "spread {"),
+                Map.entry("spread target", "target \"dc1\""), Map.entry("priority", "priority    = "),
+                Map.entry("node_pool", "node_pool   = "), Map.entry("all_at_once", "all_at_once = "));
         constructs.forEach((name, token) -> assertThat(text).as(name).contains(token));
     }
 }
