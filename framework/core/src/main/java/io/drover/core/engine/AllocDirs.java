@@ -39,13 +39,6 @@ public record AllocDirs(Path root) {
             throw new UnsafePathException(what + " \"" + SafeName.shown(name) + "\" is not a valid path: "
                     + e.getReason());
         }
-        if (dir.isAbsolute() && !name.equals(".") && !name.equals("..") && dir.equals(p.getParent())
-                && p.getNameCount() == dir.getNameCount() + 1 && name.equals(p.getFileName().toString())) {
-            // the common case, proved without normalising both paths (a task start derives ~7 such paths): the
-            // resolved path is one component, exactly the name, directly under an absolute dir, and that
-            // component is no "." or "..", so normalising cannot move it out of dir
-            return p;
-        }
         Path parent = p.normalize().getParent();
         if (parent == null || !parent.equals(dir.normalize())) {
             throw new UnsafePathException(what + " \"" + SafeName.shown(name) + "\" leaves " + dir);
