@@ -16,8 +16,13 @@ final class LifecycleBench implements Bench {
     }
 
     @Override
+    public List<Param> params() {
+        return List.of(Param.count("allocations", "3-task allocations to run to their end (default 5000, quick 1000)"));
+    }
+
+    @Override
     public List<Figure> run(BenchEnv env) throws Exception {
-        int n = env.size(1_000, 5_000);
+        int n = env.count(this, "allocations", env.size(1_000, 5_000));
         measure(env, "warmup", Math.min(n, 500));
         double[] run = measure(env, "run", n);
         double seconds = run[0];

@@ -27,7 +27,9 @@ import org.slf4j.LoggerFactory;
  * {@link StateStore} over an append-only journal of CRC-framed JSON delta records plus a compacted snapshot
  * (file format: docs/state-store.md). One writer thread owns the files; it takes every queued change, writes the
  * batch with one {@code write} and one {@code fdatasync}, then runs the batch's callbacks in order. Within a batch,
- * a version of an allocation that a later version supersedes is not written (the later one carries its events).
+ * a version of an allocation that a later version supersedes is not written (the later one carries its events),
+ * nor a task's driver handle that a later handle of the task (or the allocation's deletion) replaces, nor the
+ * removal of a handle the files never held (a run that started and ended within one batch).
  * The queue is unbounded: callers never block, and the writer's batches grow with the load.
  *
  * <p>Disk errors ({@code ENOSPC}, {@code EROFS}, {@code EIO} on a write or sync) do not stop the store: the
@@ -324,6 +326,7 @@ public final class JournalStore implements StateStore {
     /** Turns the batch into frames appended to {@link #buffer}; updates what the writer considers written. */
     private void encode(List<Op> batch) throws IOException {
         boolean[] superseded = superseded(batch);
+        Map<String, Boolean> handlesBefore = new HashMap<>(); // handle key -> held by the files at its first op
         for (int i = 0; i < batch.size(); i++) {
             Op op = batch.get(i);
             if (op instanceof PersistOp p) {
@@ -336,7 +339,18 @@ public final class JournalStore implements StateStore {
                     written.put(s.id(), s);
                 }
             } else if (op instanceof HandleOp h) {
-                buffer.append(Records.Rec.handle(h.allocId(), h.task(), h.handle()));
+                String key = handleKey(h);
+                Boolean had = handlesBefore.get(key);
+                if (had == null) {
+                    Map<String, Map<String, String>> of = handles.get(h.allocId());
+                    had = of != null && of.containsKey(h.task());
+                    handlesBefore.put(key, had);
+                }
+                // a later handle of the task in this batch replaces this one; a removal of a handle the files
+                // never held changes nothing: neither needs a frame (a run that ends within one batch)
+                if (!superseded[i] && (had || !h.handle().isEmpty())) {
+                    buffer.append(Records.Rec.handle(h.allocId(), h.task(), h.handle()));
+                }
                 if (h.handle().isEmpty()) {
                     Map<String, Map<String, String>> of = handles.get(h.allocId());
                     if (of != null && of.remove(h.task()) != null && of.isEmpty()) {
@@ -501,19 +515,31 @@ public final class JournalStore implements StateStore {
         return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
     }
 
-    /** Marks each persist that a later persist or delete of the same allocation in the batch makes moot. */
+    /**
+     * Marks each persist that a later persist or delete of the same allocation in the batch makes moot, and each
+     * handle that a later handle of the same task or a delete of its allocation makes moot.
+     */
     private static boolean[] superseded(List<Op> batch) {
         boolean[] out = new boolean[batch.size()];
         Set<String> later = new HashSet<>();
+        Set<String> deletedLater = new HashSet<>();
         for (int i = batch.size() - 1; i >= 0; i--) {
             Op op = batch.get(i);
             if (op instanceof PersistOp p) {
                 out[i] = !later.add(p.state().id());
+            } else if (op instanceof HandleOp h) {
+                out[i] = !later.add(handleKey(h)) || deletedLater.contains(h.allocId());
             } else if (op instanceof DeleteOp d) {
                 later.add(d.allocId());
+                deletedLater.add(d.allocId());
             }
         }
         return out;
+    }
+
+    /** A task's handle key, distinct from every allocation ID (a NUL never occurs in an ID or a task name). */
+    private static String handleKey(HandleOp h) {
+        return h.allocId() + "\0" + h.task();
     }
 
     /** Makes the held changes visible to {@link #load} and {@link #handles}, in queue order. */

@@ -63,9 +63,17 @@ public record ConfigSchema(List<SchemaKey> keys) {
         return new ConfigSchema(List.of(keys));
     }
 
-    /** The key of that name. */
+    /**
+     * The key of that name. A plain loop, no stream: validation looks up every key of a task's config at each
+     * task start, and a schema has a handful of keys (docs/performance.md, "Issue 18, item 4").
+     */
     public Optional<SchemaKey> key(String name) {
-        return keys.stream().filter(k -> k.name().equals(name)).findFirst();
+        for (SchemaKey k : keys) {
+            if (k.name().equals(name)) {
+                return Optional.of(k);
+            }
+        }
+        return Optional.empty();
     }
 
     /** The key names, in order. */

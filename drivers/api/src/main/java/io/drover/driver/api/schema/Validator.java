@@ -6,7 +6,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 
 /** Checks a raw config block against a schema, collecting every problem (see {@link ConfigSchema}). Pure. */
 final class Validator {
@@ -21,7 +20,8 @@ final class Validator {
 
     private static ConfigView block(ConfigSchema schema, Map<String, ?> config, String prefix, String owner,
             boolean defer, List<ConfigProblem> problems) {
-        for (String key : new TreeSet<>(config.keySet())) {
+        // unsorted: the problems are sorted by path at the end (validate), and this runs at every task start
+        for (String key : config.keySet()) {
             if (schema.key(key).isEmpty()) {
                 problems.add(new ConfigProblem(prefix + key, (owner.isEmpty() ? "unknown key" : "unknown key for " + owner)
                         + (schema.keys().isEmpty() ? " (this block takes no keys)"
