@@ -15,14 +15,22 @@ import java.util.Optional;
  * @param runtime region, namespace, meta: what the job tells its tasks at run time
  * @param constraints every {@code constraint} of the job, its groups and tasks, in file order (Nomad's scheduler
  *     decides them; on one node they decide whether a group is placed here)
+ * @param launch {@code periodic} / {@code parameterized}: whether the job is a parent that launches children
  */
 public record Job(String id, String name, JobType type, List<String> datacenters, List<TaskGroup> groups,
-        String source, JobRuntime runtime, List<Constraint> constraints) {
+        String source, JobRuntime runtime, List<Constraint> constraints, JobLaunch launch) {
     public Job {
         datacenters = List.copyOf(datacenters);
         groups = List.copyOf(groups);
         runtime = runtime == null ? JobRuntime.DEFAULT : runtime;
         constraints = constraints == null ? List.of() : List.copyOf(constraints); // null: recorded before issue 15
+        launch = launch == null ? JobLaunch.NONE : launch; // null: recorded before periodic jobs
+    }
+
+    /** A job launched as it is (neither periodic nor parameterized). */
+    public Job(String id, String name, JobType type, List<String> datacenters, List<TaskGroup> groups,
+            String source, JobRuntime runtime, List<Constraint> constraints) {
+        this(id, name, type, datacenters, groups, source, runtime, constraints, JobLaunch.NONE);
     }
 
     /** A job with Nomad's defaults for region and namespace, no meta and no constraints. */
@@ -45,7 +53,7 @@ public record Job(String id, String name, JobType type, List<String> datacenters
 
     /** The same job with only {@code kept} of its groups (those this node can place). */
     public Job withGroups(List<TaskGroup> kept) {
-        return new Job(id, name, type, datacenters, kept, source, runtime, constraints);
+        return new Job(id, name, type, datacenters, kept, source, runtime, constraints, launch);
     }
 
     public Optional<TaskGroup> group(String name) {

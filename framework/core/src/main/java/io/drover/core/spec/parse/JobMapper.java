@@ -92,7 +92,8 @@ final class JobMapper {
             p.add(new TreeProblem(field.line(), "job \"" + id + "\"", "the job id must not contain spaces"));
         }
         MapReader r = MapReader.open((Node.Mapping) field.value(), "job \"" + id + "\"", vocab,
-                concat(JOB_KEYS, cluster(vocab, ClusterBlocks.JOB_SINGLE)), PlacementMapper.withBlocks("group"), p);
+                concat(concat(JOB_KEYS, ScheduleMapper.JOB_KEYS), cluster(vocab, ClusterBlocks.JOB_SINGLE)),
+                PlacementMapper.withBlocks("group"), p);
         ClusterBlocks.check(r, p);
         List<io.drover.core.spec.Constraint> constraints = new ArrayList<>(PlacementMapper.read(r, null, null, p));
         String name = p.read(() -> r.string("name", id), id);
@@ -107,6 +108,7 @@ final class JobMapper {
         String namespace = p.read(() -> r.string("namespace", null), null);
         p.read(() -> r.integer("priority", 50, 1, 100), 50L);
         Map<String, String> meta = RuntimeMapper.meta(r, p);
+        io.drover.core.spec.JobLaunch launch = ScheduleMapper.job(r, type, p);
         p.read(() -> r.bool("all_at_once"), null);
         List<Field> groupFields = r.all("group");
         if (groupFields.isEmpty()) {
@@ -139,7 +141,7 @@ final class JobMapper {
             return null;
         }
         return new Job(id, name, type, datacenters == null ? List.of() : datacenters, groups, source,
-                new io.drover.core.spec.JobRuntime(region, namespace, meta, ""), constraints);
+                new io.drover.core.spec.JobRuntime(region, namespace, meta, ""), constraints, launch);
     }
 
     /** The single label of a block, null when it has none or several (that problem is reported elsewhere). */
@@ -264,7 +266,7 @@ final class JobMapper {
                     p.add(new TreeProblem(field.line(), path, "the task name " + problem)));
         }
         MapReader r = MapReader.open((Node.Mapping) field.value(), path, group.vocabulary(),
-                concat(TASK_KEYS, cluster(group.vocabulary(), ClusterBlocks.TASK_SINGLE)),
+                concat(concat(TASK_KEYS, ScheduleMapper.TASK_KEYS), cluster(group.vocabulary(), ClusterBlocks.TASK_SINGLE)),
                 concat(concat(List.of("artifact", "template"), cluster(group.vocabulary(), ClusterBlocks.TASK_REPEATABLE)),
                         PlacementMapper.withBlocks()), p);
         ClusterBlocks.check(r, p);
@@ -288,7 +290,7 @@ final class JobMapper {
         Duration maxRuntime = p.read(() -> r.duration("max_runtime", groupMaxRuntime, true), null);
         LogConfig logs = logs(r.child("logs", LOGS_KEYS, List.of(), p), p);
         RestartPolicy restart = restart(r.child("restart", RESTART_KEYS, List.of(), p), groupRestart, p);
-        io.drover.core.spec.TaskRuntime runtime = RuntimeMapper.task(r, p);
+        io.drover.core.spec.TaskRuntime runtime = ScheduleMapper.task(r, RuntimeMapper.task(r, p), p);
         if (p.size() != before) {
             return null;
         }

@@ -170,7 +170,7 @@ class BadJobFileTest {
                 "{\"Job\": {\"ID\": \"j\", \"A\\nB\": 1}}".getBytes(StandardCharsets.UTF_8)));
         assertThat(json).isInstanceOf(JobFileException.class).hasMessage(
                 "a.json:1: job \"j\" > A\\nB: unknown key (allowed: Name, Type, Datacenters, Region, Namespace, "
-                        + "Priority, Meta, AllAtOnce, TaskGroups, Constraints, Affinities, Spreads)");
+                        + "Priority, Meta, AllAtOnce, Periodic, ParameterizedJob, TaskGroups, Constraints, Affinities, Spreads)");
         Throwable hcl = catchThrowable(() -> JobFileParser.parse("a.hcl",
                 "job \"a\\nb\" {\n}\n".getBytes(StandardCharsets.UTF_8)));
         assertThat(hcl).isInstanceOf(JobFileException.class).hasMessageNotContaining("\n");
