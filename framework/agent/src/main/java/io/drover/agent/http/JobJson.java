@@ -36,6 +36,7 @@ final class JobJson {
         allocs.put("Complete", counts.get(ClientStatus.COMPLETE));
         allocs.put("Failed", counts.get(ClientStatus.FAILED));
         m.put("Allocations", allocs);
+        ScheduleJson.put(m, registry, e, e.job());
         return m;
     }
 
@@ -50,6 +51,7 @@ final class JobJson {
         m.put("Version", version);
         m.put("Datacenters", job.datacenters());
         m.put("TaskGroups", job.groups().stream().map(JobJson::group).toList());
+        ScheduleJson.put(m, registry, e, job);
         return m;
     }
 

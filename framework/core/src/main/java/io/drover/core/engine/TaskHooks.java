@@ -8,6 +8,7 @@ import java.util.List;
  * <li>{@link NetworkHook} — the allocation's ports were had (else Setup Failure);
  * <li>{@link TaskDirHook} — the task directory (first run);
  * <li>{@link TaskEnvHook} — runtime variables, the task's env, the interpolated driver config;
+ * <li>{@link DispatchPayloadHook} — a dispatched job's payload, written on the {@link HookPool} (once);
  * <li>{@link ArtifactHook} — the task's artifacts, fetched on the {@link HookPool} (until fetched once);
  * <li>{@link TemplateHook} — the task's templates, rendered on the {@link HookPool} (once), their env added.
  * </ol>
@@ -18,7 +19,7 @@ final class TaskHooks {
 
     static List<TaskHook> prestart(TaskRunnerHost host) {
         return List.of(new NetworkHook(host), new TaskDirHook(host.dirs()), new TaskEnvHook(host),
-                new ArtifactHook(host), new TemplateHook(host));
+                new DispatchPayloadHook(host), new ArtifactHook(host), new TemplateHook(host));
     }
 
     static String describe(Throwable t) {
