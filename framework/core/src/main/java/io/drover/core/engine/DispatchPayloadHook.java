@@ -60,8 +60,8 @@ final class DispatchPayloadHook implements TaskHook {
         }, host.serial());
     }
 
-    /** Pool thread. */
-    private static void write(Path local, String file, byte[] bytes) throws IOException, ArtifactException {
+    /** Writes {@code bytes} to {@code local/file}. Pool thread (blocking I/O). */
+    static void write(Path local, String file, byte[] bytes) throws IOException, ArtifactException {
         Path dest = SafeFiles.inside(local, file, "dispatch_payload file");
         SafeFiles.mkdirs(local, dest.getParent());
         SafeFiles.clearFile(local, dest);
