@@ -14,14 +14,14 @@ import java.util.Optional;
  * A cron expression in the syntax of {@code hashicorp/cronexpr}, which Nomad's {@code periodic { cron = ... }}
  * uses: 7 fields ({@code second minute hour day-of-month month day-of-week year}), 6 (no seconds: second 0) or
  * 5 (no seconds, any year), or a predefined {@code @yearly}, {@code @annually}, {@code @monthly}, {@code @weekly},
- * {@code @daily}, {@code @midnight}, {@code @hourly}. Fields are described in {@link CronField} and
+ * {@code @daily}, {@code @hourly} (cronexpr 1.1.3, Nomad's, has no {@code @midnight}; neither has this). A
+ * wall-clock time that a DST change skips does not occur that day, as in cronexpr. Fields are described in {@link CronField} and
  * {@link CronDays}. Immutable, thread-safe; {@link #next} is pure.
  */
 public final class CronExpression {
     private static final Map<String, String> PREDEFINED = Map.of(
             "@yearly", "0 0 0 1 1 * *", "@annually", "0 0 0 1 1 * *", "@monthly", "0 0 0 1 * * *",
-            "@weekly", "0 0 0 * * 0 *", "@daily", "0 0 0 * * * *", "@midnight", "0 0 0 * * * *",
-            "@hourly", "0 0 * * * * *");
+            "@weekly", "0 0 0 * * 0 *", "@daily", "0 0 0 * * * *", "@hourly", "0 0 * * * * *");
 
     private final String text;
     private final BitSet seconds;
@@ -66,7 +66,7 @@ public final class CronExpression {
 
     /**
      * The first time strictly after {@code from} that matches, in {@code zone}'s wall-clock time (a time a DST
-     * change skips runs at the first instant after the gap); empty when none is left before the year 2100.
+     * change skips does not occur, as in cronexpr); empty when none is left before the year 2100.
      */
     public Optional<Instant> next(Instant from, ZoneId zone) {
         ZonedDateTime start = from.atZone(zone).withNano(0).plusSeconds(1);
@@ -86,8 +86,10 @@ public final class CronExpression {
             if (days.match().test(day)) {
                 LocalTime t = firstTime(earliest);
                 if (t != null) {
-                    Instant at = ZonedDateTime.ofLocal(LocalDateTime.of(day, t), zone, null).toInstant();
-                    if (at.isAfter(from)) {
+                    LocalDateTime local = LocalDateTime.of(day, t);
+                    ZonedDateTime zoned = ZonedDateTime.ofLocal(local, zone, null);
+                    Instant at = zoned.toInstant();
+                    if (at.isAfter(from) && zoned.toLocalDateTime().equals(local)) {
                         return Optional.of(at);
                     }
                     earliest = t.plusSeconds(1);

@@ -6,7 +6,7 @@ import java.util.Locale;
 
 /**
  * One field of a cron expression as {@code hashicorp/cronexpr} reads it (the library Nomad's {@code periodic}
- * uses): {@code *}, {@code ?} (day fields), a value, a range {@code a-b}, a step {@code * /n}, {@code a-b/n} or
+ * uses): {@code *}, {@code ?} (the same as {@code *}, in any field as cronexpr reads it), a value, a range {@code a-b}, a step {@code * /n}, {@code a-b/n} or
  * {@code a/n}, and comma-separated lists of those; months and weekdays also by name ({@code JAN}, {@code MON}).
  * Day-of-month and day-of-week extras ({@code L}, {@code W}, {@code #}) are read by {@link CronDays}. Pure.
  */
@@ -62,9 +62,6 @@ enum CronField {
         int from;
         int to;
         if (body.equals("*") || body.equals("?")) {
-            if (body.equals("?") && this != DAY_OF_MONTH && this != DAY_OF_WEEK) {
-                throw error(part, "'?' is only allowed in the day-of-month and day-of-week fields");
-            }
             from = min;
             to = this == DAY_OF_WEEK ? 6 : max;
         } else {
