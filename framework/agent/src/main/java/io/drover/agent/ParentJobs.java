@@ -104,8 +104,12 @@ public final class ParentJobs implements JobRegistry.ParentListener, PeriodicLau
         persist();
     }
 
-    /** Writes every parent the registry holds. Any thread; serialised by the store. */
-    private void persist() {
+    /**
+     * Writes every parent the registry holds. Any thread; the snapshot is taken and written under this object's
+     * monitor, so a later change is never overwritten by an earlier snapshot written after it. Takes no other lock
+     * (the registry's reads are lock-free), so a caller holding the registry's lock cannot deadlock with a launch.
+     */
+    private synchronized void persist() {
         List<ParentJobStore.Saved> all = new ArrayList<>();
         for (JobRegistry.Entry e : jobs.jobs()) {
             if (e.job().launch().parent()) {

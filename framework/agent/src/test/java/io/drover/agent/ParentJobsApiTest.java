@@ -119,6 +119,7 @@ class ParentJobsApiTest {
             JsonNode stub = list.get(0);
             assertThat(stub.path("JobSummary").path("Children").path("Dead").asLong()).isEqualTo(1);
             assertThat(list.get(1).path("ParentID").asText()).isEqualTo("render");
+            assertThat(api.get("/v1/job/render/summary").json().path("Children").path("Dead").asLong()).isEqualTo(1);
         }
     }
 

@@ -83,7 +83,11 @@ final class JobJson {
         e.job().groups().forEach(g -> groups.put(g.name(), emptySummary()));
         registry.listedAllocations(e).forEach(a -> groups.computeIfAbsent(a.taskGroup(), k -> emptySummary())
                 .merge(summaryKey(a.clientStatus()), 1L, Long::sum));
-        return summary(e, groups);
+        Map<String, Object> summary = summary(e, groups);
+        if (e.job().launch().parent()) {
+            summary.put("Children", ScheduleJson.children(registry, e.job().id()));
+        }
+        return summary;
     }
 
     private static Map<String, Object> summary(JobRegistry.Entry e, Map<String, Map<String, Long>> groups) {
