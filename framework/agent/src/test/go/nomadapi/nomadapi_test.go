@@ -292,6 +292,55 @@ func TestConstraintsDecidedOnThisNode(t *testing.T) {
 	}
 }
 
+func ptr[T any](v T) *T { return &v }
+
+// TestRuntimeBlocksRoundTrip: meta, an artifact, a template and a dynamic port, as the Go client serializes them
+// (every unset pointer null), are accepted and read back in Nomad's shape.
+func TestRuntimeBlocksRoundTrip(t *testing.T) {
+	c := client(t)
+	job := mockJob("go-api-runtime", "10ms", "x\n")
+	job.Meta = map[string]string{"owner": "ops"}
+	tg := job.TaskGroups[0]
+	tg.Meta = map[string]string{"tier": "front"}
+	tg.Networks = []*api.NetworkResource{{Mode: "host", DynamicPorts: []api.Port{{Label: "http"}}}}
+	task := tg.Tasks[0]
+	task.Meta = map[string]string{"version": "1.2"}
+	task.Artifacts = []*api.TaskArtifact{{GetterSource: ptr("/etc/hostname"), RelativeDest: ptr("local/")}}
+	task.Templates = []*api.Template{{EmbeddedTmpl: ptr("port={{ env \"NOMAD_PORT_http\" }}"),
+		DestPath: ptr("local/app.conf"), ChangeMode: ptr("signal"), ChangeSignal: ptr("SIGHUP"),
+		Splay: ptr(3 * time.Second), Perms: ptr("0600")}}
+	if _, _, err := c.Jobs().Register(job, nil); err != nil {
+		t.Fatalf("Jobs().Register: %v", err)
+	}
+	back, _, err := c.Jobs().Info("go-api-runtime", nil)
+	if err != nil {
+		t.Fatalf("Jobs().Info: %v", err)
+	}
+	g := back.TaskGroups[0]
+	bt := g.Tasks[0]
+	if back.Meta["owner"] != "ops" || g.Meta["tier"] != "front" || bt.Meta["version"] != "1.2" {
+		t.Fatalf("meta: job %v group %v task %v", back.Meta, g.Meta, bt.Meta)
+	}
+	if len(g.Networks) != 1 || len(g.Networks[0].DynamicPorts) != 1 || g.Networks[0].DynamicPorts[0].Label != "http" {
+		t.Fatalf("Networks: %+v", g.Networks)
+	}
+	if len(bt.Artifacts) != 1 || *bt.Artifacts[0].GetterSource != "/etc/hostname" {
+		t.Fatalf("Artifacts: %+v", bt.Artifacts)
+	}
+	if len(bt.Templates) != 1 {
+		t.Fatalf("Templates: %+v", bt.Templates)
+	}
+	tpl := bt.Templates[0]
+	if *tpl.EmbeddedTmpl != "port={{ env \"NOMAD_PORT_http\" }}" || *tpl.DestPath != "local/app.conf" ||
+		*tpl.ChangeMode != "signal" || *tpl.ChangeSignal != "SIGHUP" || *tpl.Splay != 3*time.Second ||
+		*tpl.Perms != "0600" {
+		t.Fatalf("template read back: %+v", tpl)
+	}
+	if _, _, err := c.Jobs().Deregister("go-api-runtime", true, nil); err != nil {
+		t.Fatalf("Jobs().Deregister: %v", err)
+	}
+}
+
 // TestDispatchAndPeriodicForce: a parameterized job dispatched with meta and a payload, and a periodic job's
 // child launched now, through Nomad's own Jobs().Dispatch and Jobs().PeriodicForce.
 func TestDispatchAndPeriodicForce(t *testing.T) {

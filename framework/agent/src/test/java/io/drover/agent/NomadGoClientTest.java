@@ -65,7 +65,7 @@ class NomadGoClientTest {
         assertThat(go.exitValue()).as("go test:\n%s", text).isZero();
         assertThat(text).contains("--- PASS: TestClusterReads", "--- PASS: TestRegisterFollowLogsStop",
                 "--- PASS: TestStopARunningJob", "--- PASS: TestConstraintsDecidedOnThisNode",
-                "--- PASS: TestDispatchAndPeriodicForce");
+                "--- PASS: TestRuntimeBlocksRoundTrip", "--- PASS: TestDispatchAndPeriodicForce");
         assertThat(leftBehind()).as("processes of go test left running").isEmpty();
         assertThat(api.agent.jobs().job("go-api").orElseThrow().stopped()).isTrue();
         assertThat(api.agent.jobs().job("go-api-long")).as("purged by the Go client").isEmpty();

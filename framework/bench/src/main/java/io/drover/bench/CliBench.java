@@ -3,7 +3,6 @@ package io.drover.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,10 +17,12 @@ import java.util.concurrent.TimeUnit;
  * launcher (its staleness check, JVM flags and AppCDS archive), against a live {@code drover agent}
  * ({@link ChildAgent}) holding a few finished mock allocations: {@code alloc status ID}, {@code job status ID},
  * {@code alloc logs ID TASK}, {@code plugin status}, {@code --help}. Beside them, in the same run, the floor: a
- * JVM hello world ({@link JvmFloor}) with the launcher's JVM flags (this JVM's, which the launcher started).
+ * JVM hello world ({@link JvmFloor}) with the JVM flags the launcher gives client commands (its
+ * {@code framework/cli/jvm-client.args}, a java {@code @argfile}), without an application archive.
  * Every command is run once untimed (that records the CLI's archive when the build is new), then {@code runs}
  * times, interleaved (each round in a rotated order, so that load on the machine falls on all alike); each
- * figure is the median with the spread (min-max) beside it, and its ratio to the floor's median. A command that
+ * figure is the median with the spread (min-max) beside it, and its ratio to the floor's median; beside them the
+ * mean CPU time (user + sys) of each, which a busy machine stretches far less than wall time. A command that
  * exits non-zero or prints nothing fails the bench. Parameters: {@code cli.runs}, {@code cli.allocations}.
  */
 final class CliBench implements Bench {
@@ -73,7 +74,7 @@ final class CliBench implements Bench {
             register.run(dir);
             String alloc = firstAlloc(agent.port);
             Map<String, Command> commands = new LinkedHashMap<>();
-            commands.put("floor", new Command("JVM hello world", floor()));
+            commands.put("floor", new Command("JVM hello world", floor(env.droverHome())));
             commands.put("alloc status", client(launcher, addr, "alloc", "status", alloc));
             commands.put("job status", client(launcher, addr, "job", "status", JOB_ID));
             commands.put("alloc logs", client(launcher, addr, "alloc", "logs", alloc, "main"));
@@ -84,11 +85,14 @@ final class CliBench implements Bench {
                 c.run(dir); // untimed: records the CLI's AppCDS archive after a build, warms the page cache
             }
             Map<Command, List<Double>> times = new LinkedHashMap<>();
+            Map<Command, Long> cpuTicks = new LinkedHashMap<>();
             order.forEach(c -> times.put(c, new ArrayList<>()));
             for (int r = 0; r < runs; r++) {
                 for (int i = 0; i < order.size(); i++) {
                     Command c = order.get((i + r) % order.size());
+                    long before = childrenCpuTicks();
                     times.get(c).add(c.run(dir));
+                    cpuTicks.merge(c, childrenCpuTicks() - before, Long::sum);
                 }
             }
             Percentiles floor = Percentiles.of(times.get(commands.get("floor")));
@@ -96,15 +100,22 @@ final class CliBench implements Bench {
                     Table.number(floor.p(0)), Table.number(floor.p(100)));
             env.progress().printf("  %s (median of %d, interleaved)%n", floorText, runs);
             List<Figure> figures = new ArrayList<>();
+            double floorCpu = cpuMs(cpuTicks.get(commands.get("floor")), runs);
             for (Map.Entry<String, Command> e : commands.entrySet()) {
                 if (e.getKey().equals("floor")) {
                     continue;
                 }
+                // CPU time (user + sys, the command's JVM and the launcher) moves far less with the machine's load
+                // than wall time does: the figure to compare runs made on a busy machine with
+                figures.add(Figure.info(name(), "drover " + e.getKey() + " CPU time, mean of " + runs,
+                        cpuMs(cpuTicks.get(e.getValue()), runs), "ms",
+                        String.format("JVM floor %s ms", Table.number(floorCpu))));
                 Percentiles p = Percentiles.of(times.get(e.getValue()));
                 double ratio = p.p(50) / floor.p(50);
                 String spread = String.format("[%s-%s] ms", Table.number(p.p(0)), Table.number(p.p(100)));
-                env.progress().printf("  drover %s: %s ms %s, %.2fx the floor%n", e.getKey(), Table.number(p.p(50)),
-                        spread, ratio);
+                env.progress().printf("  drover %s: %s ms %s, %.2fx the floor; CPU %s ms (floor %s)%n", e.getKey(),
+                        Table.number(p.p(50)), spread, ratio, Table.number(cpuMs(cpuTicks.get(e.getValue()), runs)),
+                        Table.number(floorCpu));
                 figures.add(Figure.atMost(name(), "drover " + e.getKey() + " wall, median of " + runs + " " + spread,
                         p.p(50), "ms", floorText, AIM_MS));
                 figures.add(Figure.atMost(name(), "drover " + e.getKey() + " / JVM floor", ratio, "x",
@@ -121,21 +132,33 @@ final class CliBench implements Bench {
         return new Command(String.join(" ", args), argv);
     }
 
-    /** {@link JvmFloor} with this JVM's flags (the launcher's), without its archive options. */
-    private static List<String> floor() throws Exception {
+    /** {@link JvmFloor} with the client commands' JVM flags (the launcher's argfile), without their archive. */
+    private static List<String> floor(Path home) throws Exception {
+        Path args = home.resolve("framework/cli/jvm-client.args");
+        if (!Files.isRegularFile(args)) {
+            throw new IllegalStateException("no " + args + ": the launcher's JVM flags for client commands");
+        }
         List<String> argv = new ArrayList<>();
         argv.add(ProcessHandle.current().info().command().orElse("java"));
-        for (String flag : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (flag.startsWith("-XX:SharedArchiveFile") || flag.startsWith("-XX:ArchiveClassesAtExit")
-                    || flag.startsWith("-Xlog:") || flag.startsWith("-Ddrover.") || flag.startsWith("-XX:DumpLoaded")) {
-                continue;
-            }
-            argv.add(flag);
-        }
+        argv.add("@" + args);
         argv.add("-cp");
         argv.add(Path.of(JvmFloor.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
         argv.add(JvmFloor.class.getName());
         return argv;
+    }
+
+    /**
+     * CPU time of this JVM's reaped children so far (user + sys, {@code /proc/self/stat} fields 16-17, in clock
+     * ticks of 10 ms): a command's run adds its own once {@link Process#waitFor} has returned (the JDK reaps it).
+     */
+    private static long childrenCpuTicks() throws IOException {
+        String stat = Files.readString(Path.of("/proc/self/stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(f[13]) + Long.parseLong(f[14]); // cutime, cstime (fields 16, 17; f[0] is field 3)
+    }
+
+    private static double cpuMs(long ticks, int runs) {
+        return ticks * 10.0 / runs;
     }
 
     private static String firstAlloc(int port) throws IOException {
@@ -164,6 +187,8 @@ final class CliBench implements Bench {
             long t0 = System.nanoTime();
             Process p = pb.start();
             if (!p.waitFor(120, TimeUnit.SECONDS)) {
+                // the launcher's own children too: a build it started (a source edited meanwhile) outlived it
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
                 p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
                 throw new IllegalStateException("drover " + label + " did not end in 120 s");
             }

@@ -7,7 +7,6 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -51,7 +50,8 @@ public final class CdsTraining {
         }
         Path home = Path.of(args[0]);
         CliContext quiet = new CliContext(new PrintStream(OutputStream.nullOutputStream()),
-                new PrintStream(OutputStream.nullOutputStream()), false, Map.of(), ZoneId.systemDefault());
+                new PrintStream(OutputStream.nullOutputStream()), false, Map.of(),
+                CliContext.localZone(java.util.TimeZone.getDefault()));
         Main.execute(new String[] {"run", home.resolve("sample-jobs/poststop.hcl").toString()}, quiet);
         Path dir = Files.createTempDirectory("drover-cds-");
         try {

@@ -2,7 +2,10 @@ package io.drover.cli;
 
 import java.io.PrintStream;
 import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.Map;
+import java.util.Set;
+import java.util.TimeZone;
 
 /**
  * Where a command writes and what it knows of its surroundings; injected so that tests run the CLI in-process.
@@ -24,12 +27,27 @@ public record CliContext(PrintStream out, PrintStream err, boolean errIsTerminal
     public static CliContext system() {
         String term = System.getenv("TERM");
         boolean terminal = System.console() != null && term != null && !term.isEmpty() && !"dumb".equals(term);
-        return new CliContext(System.out, System.err, terminal, System.getenv(), ZoneId.systemDefault());
+        return new CliContext(System.out, System.err, terminal, System.getenv(), localZone(TimeZone.getDefault()));
     }
 
     /** Captured streams, never a terminal; the process's environment. */
     public static CliContext of(PrintStream out, PrintStream err) {
-        return new CliContext(out, err, false, System.getenv(), ZoneId.systemDefault());
+        return new CliContext(out, err, false, System.getenv(), localZone(TimeZone.getDefault()));
+    }
+
+    /** The names of the zone database that are UTC itself (links to {@code Etc/UTC}, {@code Etc/GMT}). */
+    private static final Set<String> UTC_NAMES = Set.of("Etc/UTC", "Etc/UCT", "Etc/Universal", "Etc/Zulu", "UTC",
+            "UCT", "Universal", "Zulu", "Etc/GMT", "Etc/GMT+0", "Etc/GMT-0", "Etc/GMT0", "Etc/Greenwich", "GMT",
+            "GMT+0", "GMT-0", "GMT0", "Greenwich");
+
+    /**
+     * The zone of {@code tz} as local times are printed in: {@link ZoneOffset#UTC} when it is UTC under any of its
+     * names (the same text: {@code Z}), else its region. A region's rules come from {@code ZoneRulesProvider},
+     * whose first use runs a {@code ServiceLoader} over the class path: it opened every one of the CLI's ~55 jars,
+     * 30-70 ms of a client command (docs/performance.md, issue 18); UTC needs no rules.
+     */
+    static ZoneId localZone(TimeZone tz) {
+        return UTC_NAMES.contains(tz.getID()) ? ZoneOffset.UTC : tz.toZoneId();
     }
 
     public boolean debug() {

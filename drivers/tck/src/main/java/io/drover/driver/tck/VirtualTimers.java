@@ -9,8 +9,8 @@ import java.util.PriorityQueue;
 /**
  * A virtual clock for tests: time stands still until {@link #advanceTo} or {@link #runNextTimer} moves it,
  * and due actions run on the calling thread, in due-time order (ties in scheduling order). Deterministic.
- * Not thread-safe in the sense of real concurrency: drive it from one test thread. The same clock as Drover's
- * engine tests use ({@code io.drover.core.time.VirtualTimers}), shipped with the TCK so that a plugin's tests run
+ * Not thread-safe in the sense of real concurrency: drive it from one test thread. The one virtual clock of the
+ * project: Drover's engine tests and test kit use it too, and it ships with the TCK so that a plugin's tests run
  * its driver deterministically without Drover's core.
  */
 public final class VirtualTimers implements Timers {

@@ -50,6 +50,7 @@ final class JobJson {
         Map<String, Object> m = header(registry, e);
         m.put("Version", version);
         m.put("Datacenters", job.datacenters());
+        m.put("Meta", new LinkedHashMap<>(job.runtime().meta()));
         m.put("TaskGroups", job.groups().stream().map(JobJson::group).toList());
         ScheduleJson.put(m, registry, e, job);
         return m;
@@ -128,6 +129,8 @@ final class JobJson {
         m.put("Count", g.count());
         m.put("RestartPolicy", restart(g.restart()));
         m.put("MaxRuntime", nanos(g.maxRuntime()));
+        m.put("Networks", RuntimeJson.networks(g.runtime().network()));
+        m.put("Meta", new LinkedHashMap<>(g.runtime().meta()));
         m.put("Tasks", g.tasks().stream().map(JobJson::task).toList());
         return m;
     }
@@ -152,6 +155,9 @@ final class JobJson {
         if (t.logs() != null) {
             m.put("LogConfig", Map.of("MaxFiles", t.logs().maxFiles(), "MaxFileSizeMB", t.logs().maxFileSizeMb()));
         }
+        m.put("Meta", new LinkedHashMap<>(t.runtime().meta()));
+        m.put("Artifacts", RuntimeJson.artifacts(t.runtime().artifacts()));
+        m.put("Templates", RuntimeJson.templates(t.runtime().templates()));
         return m;
     }
 

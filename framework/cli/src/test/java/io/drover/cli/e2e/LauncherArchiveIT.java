@@ -43,7 +43,7 @@ class LauncherArchiveIT {
         }
 
         Path log = dir.resolve("class-load.txt");
-        Result help = launch(root, "-Xlog:class+load=info:file=" + log, "alloc", "status", "--help");
+        Result help = launch(root, "-Xlog:class+load=info,cds=info:file=" + log, "alloc", "status", "--help");
         assertThat(help.code()).isZero();
         assertThat(help.out()).startsWith("Usage: drover alloc status");
         List<String> loads = Files.readAllLines(log);
@@ -51,6 +51,8 @@ class LauncherArchiveIT {
                 .anyMatch(l -> l.contains(" io.drover.cli.Main source: shared objects file"));
         assertThat(loads).as("and picocli's, which only a static archive holds")
                 .anyMatch(l -> l.contains(" picocli.CommandLine source: shared objects file"));
+        assertThat(loads).as("with its heap objects (dumped and run under G1): the full module graph")
+                .anyMatch(l -> l.contains("full module graph: enabled"));
     }
 
     private record Result(int code, String out, String err) {}

@@ -24,6 +24,7 @@ final class LauncherCopy {
         Files.createSymbolicLink(target.resolve("drover-cli.jar"),
                 home.resolve("framework/cli/target/drover-cli.jar"));
         Files.copy(home.resolve("framework/cli/target/classpath.txt"), target.resolve("classpath.txt"));
+        Files.copy(home.resolve("framework/cli/jvm-client.args"), root.resolve("framework/cli/jvm-client.args"));
         Files.createDirectories(root.resolve("plugins"));
         Files.createSymbolicLink(root.resolve("plugins/dist"), home.resolve("plugins/dist"));
         Files.createSymbolicLink(root.resolve("sample-jobs"), home.resolve("sample-jobs"));

@@ -1,10 +1,8 @@
 package io.drover.core.engine;
 
 import io.drover.core.driver.DriverCatalog;
-import io.drover.core.event.TaskEvent;
 import io.drover.core.event.TaskEvents;
 import io.drover.core.spec.Job;
-import io.drover.core.spec.JobType;
 import io.drover.core.spec.Task;
 import io.drover.core.spec.TaskGroup;
 import io.drover.core.spec.TaskKind;
@@ -17,7 +15,6 @@ import io.drover.core.time.Nanos;
 import io.drover.driver.api.TaskDriver;
 import io.drover.driver.api.Timers;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,31 +24,20 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One allocation: its task runners and the lifecycle that gates them (contract §2). All state is owned by
- * the allocation's {@link SerialExecutor}; public entry points post onto it. After every action that changed
- * something, a new immutable {@link AllocationState} is published to the engine.
+ * the allocation's {@link SerialExecutor}; public entry points post onto it and return at once. After every action
+ * that changed something, a new immutable {@link AllocationState} is persisted, then published to the engine.
  *
- * <pre>
- * PRESTART --prestarts done, sidecars running--> MAIN --main done / leader dead / a task failed / stop-->
- * STOPPING (leader, other main, sidecars; stage by stage) --> POSTSTOP (poststop tasks run) --> DONE
- * </pre>
+ * <p>The runner is the allocation's entry points and its tasks' host; the parts are in their own files: the
+ * lifecycle ordering ({@link AllocLifecycle}), the GC and kill policies ({@link AllocGc}), the state persistence
+ * ({@link AllocPublisher}).
  */
 final class AllocRunner implements TaskRunnerHost {
     private static final Logger LOG = LoggerFactory.getLogger(AllocRunner.class);
-
-    enum Phase {
-        INIT,
-        PRESTART,
-        MAIN,
-        STOPPING,
-        POSTSTOP,
-        DONE
-    }
 
     private final String id;
     private final Job job;
@@ -64,30 +50,13 @@ final class AllocRunner implements TaskRunnerHost {
     private final SerialExecutor serialExecutor;
     private final Executor serial;
     private final AllocDirs dirs;
-    private final Consumer<AllocationState> publisher;
-    private final StateStore store;
+    private final AllocPublisher publisher;
+    private final AllocGc gc;
+    private final AllocLifecycle lifecycle;
     private final List<TaskRunner> runners = new ArrayList<>();
-    private final CompletableFuture<AllocationState> terminal = new CompletableFuture<>();
-    /** Completes when a state of the allocation is on disk (at once for a resumed one). */
-    private final CompletableFuture<Void> recorded = new CompletableFuture<>();
     private final long createTime;
 
-    private Phase phase = Phase.INIT;
     private DesiredStatus desired = DesiredStatus.RUN;
-    private List<List<TaskRunner>> stopStages = List.of();
-    private int stopStage;
-    private boolean poststartLaunched;
-    private boolean dirty;
-    private boolean reconciling;
-    private boolean reconcileAgain;
-    private boolean destroyed;
-    /** {@link #killNow}: every task is SIGKILLed, poststop tasks that have not started never start. */
-    private String forcedReason;
-    private io.drover.core.gc.GcReason pendingDestroy;
-    private CompletableFuture<DestroyOutcome> pendingDestroyDone;
-    private volatile AllocationState snapshot;
-    /** Actions waiting for the changes recorded so far to be durable ({@link #afterDurable}). */
-    private List<Runnable> afterDurable = new ArrayList<>();
 
     /**
      * @param createTime unix nanos of a recorded allocation, or -1 for a new one (now)
@@ -114,8 +83,9 @@ final class AllocRunner implements TaskRunnerHost {
             }
         });
         this.dirs = AllocDirs.of(config.dataDir(), id);
-        this.publisher = publisher;
-        this.store = store;
+        this.publisher = new AllocPublisher(id, store, publisher, serialExecutor, serial);
+        this.gc = new AllocGc(id, runners, config, dirs, timers, this.publisher);
+        this.lifecycle = new AllocLifecycle(runners, dirs, timers, this.publisher, gc);
         this.createTime = createTime >= 0 ? createTime : Nanos.of(timers.now());
         for (Task task : group.tasks()) {
             // Nomad's restart tracker: in a service job main tasks and sidecars restart after a successful exit;
@@ -124,7 +94,7 @@ final class AllocRunner implements TaskRunnerHost {
                     && (task.kind() == TaskKind.MAIN || task.kind().sidecar());
             runners.add(new TaskRunner(task, this, restartOnSuccess));
         }
-        this.snapshot = buildSnapshot();
+        this.publisher.show(buildSnapshot());
     }
 
     String id() {
@@ -132,11 +102,11 @@ final class AllocRunner implements TaskRunnerHost {
     }
 
     AllocationState snapshot() {
-        return snapshot;
+        return publisher.snapshot();
     }
 
     CompletableFuture<AllocationState> terminal() {
-        return terminal;
+        return publisher.terminal();
     }
 
     /**
@@ -144,7 +114,7 @@ final class AllocRunner implements TaskRunnerHost {
      * (the API answers a placement only then).
      */
     CompletableFuture<Void> recorded() {
-        return recorded;
+        return publisher.recorded();
     }
 
     /** Starts the allocation. Called once. */
@@ -163,13 +133,13 @@ final class AllocRunner implements TaskRunnerHost {
                 }
                 LOG.error("allocation {}: cannot create {}: {}", id, dirs.shared(), e.toString());
             }
-            phase = Phase.PRESTART;
+            lifecycle.enter(AllocLifecycle.Phase.PRESTART);
             for (TaskRunner r : runners) {
                 if (r.kind() == TaskKind.PRESTART || r.kind() == TaskKind.PRESTART_SIDECAR) {
                     r.start();
                 }
             }
-            reconcile();
+            lifecycle.reconcile();
         });
     }
 
@@ -181,17 +151,13 @@ final class AllocRunner implements TaskRunnerHost {
     void stop() {
         serial.execute(() -> {
             desired = DesiredStatus.STOP;
-            dirty = true;
-            if (phase == Phase.INIT || phase == Phase.PRESTART || phase == Phase.MAIN) {
-                beginStop(StopCause.STOP_REQUESTED, null);
-                reconcile();
-            } else if (phase == Phase.POSTSTOP) {
-                for (TaskRunner r : livePoststops()) {
-                    if (config.killPolicy().killsPoststop(r.task().lifecycle())) {
-                        r.kill(killReason("allocation stopped", r));
-                    }
-                }
-                reconcile();
+            publisher.changed();
+            if (lifecycle.beforeStop()) {
+                lifecycle.beginStop(StopCause.STOP_REQUESTED, null);
+                lifecycle.reconcile();
+            } else if (lifecycle.phase() == AllocLifecycle.Phase.POSTSTOP) {
+                gc.stopPoststops();
+                lifecycle.reconcile();
             }
         });
     }
@@ -205,21 +171,21 @@ final class AllocRunner implements TaskRunnerHost {
      */
     void killNow(String reason) {
         serial.execute(() -> {
-            if (forcedReason != null || phase == Phase.DONE) {
+            if (lifecycle.forcedReason() != null || lifecycle.phase() == AllocLifecycle.Phase.DONE) {
                 return;
             }
-            forcedReason = reason;
+            lifecycle.force(reason);
             desired = DesiredStatus.STOP;
-            dirty = true;
+            publisher.changed();
             for (TaskRunner r : runners) {
                 if (!r.dead() && r.step() != TaskRunner.Step.NOT_STARTED) {
                     r.killNow(reason);
                 }
             }
-            if (phase == Phase.INIT || phase == Phase.PRESTART || phase == Phase.MAIN) {
-                beginStop(StopCause.STOP_REQUESTED, null);
+            if (lifecycle.beforeStop()) {
+                lifecycle.beginStop(StopCause.STOP_REQUESTED, null);
             }
-            reconcile();
+            lifecycle.reconcile();
         });
     }
 
@@ -234,56 +200,12 @@ final class AllocRunner implements TaskRunnerHost {
     CompletableFuture<DestroyOutcome> destroy(io.drover.core.gc.GcReason reason) {
         CompletableFuture<DestroyOutcome> done = new CompletableFuture<>();
         serial.execute(() -> {
-            if (destroyed) {
-                done.complete(DestroyOutcome.ALREADY_DESTROYED);
-            } else if (phase == Phase.DONE) {
-                finishDestroy(reason);
-                done.complete(DestroyOutcome.DESTROYED);
-            } else if (pendingDestroy != null) {
-                pendingDestroyDone.whenComplete((o, e) -> done.complete(o));
-            } else if (phase == Phase.POSTSTOP && !livePoststops().isEmpty() && livePoststops().stream()
-                    .allMatch(r -> config.killPolicy().killsPoststop(r.task().lifecycle()))) {
-                pendingDestroy = reason;
-                pendingDestroyDone = done;
-                for (TaskRunner r : livePoststops()) {
-                    r.kill(killReason("allocation garbage collected (" + reason.wireName() + ")", r));
-                }
-                reconcile();
-            } else {
-                done.complete(DestroyOutcome.SKIPPED_LIVE);
+            if (gc.destroy(reason, lifecycle.phase() == AllocLifecycle.Phase.DONE,
+                    lifecycle.phase() == AllocLifecycle.Phase.POSTSTOP, done)) {
+                lifecycle.reconcile();
             }
         });
         return done;
-    }
-
-    private List<TaskRunner> livePoststops() {
-        return of(TaskKind.POSTSTOP).filter(r -> !r.dead()).toList();
-    }
-
-    private String killReason(String what, TaskRunner r) {
-        Boolean own = r.task().lifecycle() == null ? null : r.task().lifecycle().gcKill();
-        return what + ", " + (own != null ? "lifecycle gc_kill = " + own
-                : "gc_kill_policy " + config.killPolicy().wireName());
-    }
-
-    /** Appends the Garbage Collected event to every task and removes the allocation directory. */
-    private void finishDestroy(io.drover.core.gc.GcReason reason) {
-        destroyed = true;
-        long now = Nanos.of(timers.now());
-        for (TaskRunner r : runners) {
-            Boolean own = r.task().lifecycle() == null ? null : r.task().lifecycle().gcKill();
-            r.record(TaskEvents.garbageCollected(now, reason.wireName(), config.killPolicy().wireName(), own));
-        }
-        dirty = true;
-        try {
-            dirs.delete();
-        } catch (IOException | RuntimeException e) {
-            LOG.warn("allocation {}: garbage collected ({}), record kept, but its directory {} could not be removed: "
-                    + "{}", id, reason.wireName(), dirs.root(), e.getMessage());
-            return;
-        }
-        LOG.info("allocation {}: garbage collected ({}), directory removed, record kept", id,
-                reason.wireName());
     }
 
     /** Sends a signal to one task, or to every running task when {@code task} is null. */
@@ -351,7 +273,7 @@ final class AllocRunner implements TaskRunnerHost {
      */
     void network(PortAllocator.Assignment assignment) {
         this.network = assignment;
-        this.snapshot = buildSnapshot();
+        publisher.show(buildSnapshot());
     }
 
     @Override
@@ -371,312 +293,37 @@ final class AllocRunner implements TaskRunnerHost {
             env.putAll(RuntimeEnv.ports(network.resources()));
         }
         if (task.kind() == TaskKind.POSTSTOP) {
-            env.put("DROVER_ALLOC_RESULT", mainTasksSucceeded() ? "success" : "failed");
-            env.put("DROVER_FAILED_TASKS", String.join(",", failedTasks()));
+            env.put("DROVER_ALLOC_RESULT", lifecycle.mainTasksSucceeded() ? "success" : "failed");
+            env.put("DROVER_FAILED_TASKS", String.join(",", lifecycle.failedTasks()));
         }
         return env;
     }
 
     @Override
     public void afterDurable(Runnable action) {
-        afterDurable.add(action);
-        dirty = true;
+        publisher.afterDurable(action);
     }
 
     @Override
     public void taskChanged(TaskRunner runner, boolean transition) {
-        dirty = true;
+        publisher.changed();
         if (transition) {
-            reconcile();
+            lifecycle.reconcile();
         }
-    }
-
-    // ---- lifecycle ----
-
-    private void reconcile() {
-        if (reconciling) {
-            reconcileAgain = true;
-            return;
-        }
-        reconciling = true;
-        try {
-            do {
-                reconcileAgain = false;
-                step();
-            } while (reconcileAgain);
-        } finally {
-            reconciling = false;
-        }
-    }
-
-    private void step() {
-        switch (phase) {
-            case INIT, DONE -> {
-                // nothing to decide
-            }
-            case PRESTART -> {
-                Optional<TaskRunner> failed = firstFailed();
-                if (failed.isPresent()) {
-                    beginStop(StopCause.SIBLING_FAILED, failed.get());
-                    return;
-                }
-                boolean ready = runners.stream().allMatch(r -> switch (r.kind()) {
-                    case PRESTART -> r.dead();
-                    case PRESTART_SIDECAR -> r.running() || r.dead();
-                    default -> true;
-                });
-                if (ready) {
-                    phase = Phase.MAIN;
-                    dirty = true;
-                    startAll(TaskKind.MAIN);
-                    reconcileAgain = true;
-                }
-            }
-            case MAIN -> {
-                Optional<TaskRunner> failed = firstFailed();
-                if (failed.isPresent()) {
-                    beginStop(StopCause.SIBLING_FAILED, failed.get());
-                    return;
-                }
-                if (runners.stream().anyMatch(r -> r.task().leader() && r.dead())) {
-                    beginStop(StopCause.LEADER_DEAD, null);
-                    return;
-                }
-                if (!poststartLaunched && of(TaskKind.MAIN).allMatch(TaskRunner::everStarted)) {
-                    poststartLaunched = true;
-                    startAll(TaskKind.POSTSTART);
-                    startAll(TaskKind.POSTSTART_SIDECAR);
-                }
-                boolean workDone = runners.stream()
-                        .filter(r -> !r.kind().sidecar() && r.kind() != TaskKind.POSTSTOP)
-                        .filter(r -> r.kind() != TaskKind.POSTSTART || poststartLaunched)
-                        .allMatch(TaskRunner::dead);
-                if (workDone) {
-                    beginStop(StopCause.MAIN_DEAD, null);
-                }
-            }
-            case STOPPING -> {
-                while (stopStage < stopStages.size() && stopStages.get(stopStage).stream().allMatch(TaskRunner::dead)) {
-                    stopStage++;
-                    if (stopStage < stopStages.size()) {
-                        killStage(stopStages.get(stopStage));
-                    }
-                }
-                if (stopStage >= stopStages.size()) {
-                    phase = Phase.POSTSTOP;
-                    dirty = true;
-                    if (forcedReason != null) {
-                        skipPoststops();
-                    } else {
-                        startAll(TaskKind.POSTSTOP);
-                    }
-                    reconcileAgain = true;
-                }
-            }
-            case POSTSTOP -> {
-                if (of(TaskKind.POSTSTOP).allMatch(TaskRunner::dead)) {
-                    phase = Phase.DONE;
-                    dirty = true;
-                    if (pendingDestroy != null) {
-                        finishDestroy(pendingDestroy);
-                        pendingDestroy = null;
-                        pendingDestroyDone.complete(DestroyOutcome.DESTROYED);
-                    }
-                }
-            }
-        }
-    }
-
-    private void beginStop(StopCause cause, TaskRunner failed) {
-        phase = Phase.STOPPING;
-        dirty = true;
-        long now = Nanos.of(timers.now());
-        List<TaskRunner> live = new ArrayList<>();
-        List<TaskRunner> neverStarted = new ArrayList<>();
-        for (TaskRunner r : runners) {
-            if (r.dead() || r.kind() == TaskKind.POSTSTOP || r == failed) {
-                continue;
-            }
-            TaskEvent reason = switch (cause) {
-                case SIBLING_FAILED -> TaskEvents.siblingFailed(now, failed.name());
-                case LEADER_DEAD -> TaskEvents.leaderDead(now);
-                case MAIN_DEAD -> TaskEvents.mainDead(now);
-                case STOP_REQUESTED -> null;
-            };
-            if (reason != null) {
-                r.record(reason);
-            }
-            if (r.step() == TaskRunner.Step.NOT_STARTED) {
-                neverStarted.add(r);
-            } else {
-                live.add(r);
-            }
-        }
-        stopStages = StopPlan.stages(live);
-        stopStage = 0;
-        // Only now, with the plan set: each death re-evaluates the allocation (re-entrantly when the stop came
-        // from outside reconcile), and an empty plan there would start poststop tasks beside live ones.
-        for (TaskRunner r : neverStarted) {
-            r.kill(""); // never ran: dead at once, nothing to signal
-        }
-        if (!stopStages.isEmpty()) {
-            killStage(stopStages.get(0));
-        }
-        reconcileAgain = true;
-    }
-
-    /** After {@link #killNow}: the poststop tasks that never started end dead without running, saying why. */
-    private void skipPoststops() {
-        long now = Nanos.of(timers.now());
-        for (TaskRunner r : of(TaskKind.POSTSTOP).filter(r -> r.step() == TaskRunner.Step.NOT_STARTED).toList()) {
-            r.record(TaskEvents.killing(now, Duration.ZERO, io.drover.driver.api.Signals.SIGKILL,
-                    forcedReason + "; not started"));
-            r.kill("");
-        }
-    }
-
-    private void killStage(List<TaskRunner> stage) {
-        for (TaskRunner r : stage) {
-            r.kill("");
-        }
-    }
-
-    private void startAll(TaskKind kind) {
-        if (kind == TaskKind.POSTSTOP && of(TaskKind.POSTSTOP).findAny().isPresent()) {
-            // only for a poststop task to read: file I/O on an engine thread, which other allocations' timers
-            // (max_runtime, kill escalation) queue behind
-            AllocResults.write(dirs, runners, LOG);
-        }
-        of(kind).forEach(TaskRunner::start);
-    }
-
-    private java.util.stream.Stream<TaskRunner> of(TaskKind kind) {
-        return runners.stream().filter(r -> r.kind() == kind);
-    }
-
-    private Optional<TaskRunner> firstFailed() {
-        return runners.stream().filter(r -> r.failed() && r.kind() != TaskKind.POSTSTOP).findFirst();
-    }
-
-    /**
-     * product.md's {@code DROVER_ALLOC_RESULT}: every main task succeeded, i.e. it ran, is not failed, and was not
-     * cut short because another task failed ({@code Sibling Task Failed}). A main task stopped by the user is not
-     * failed, as in Nomad; one that never ran because a prestart task failed did not succeed. A failed hook that
-     * left the main tasks alone (a poststart that exits 1) is named in {@code DROVER_FAILED_TASKS} only.
-     */
-    private boolean mainTasksSucceeded() {
-        return of(TaskKind.MAIN).allMatch(r -> r.everStarted() && !r.failed()
-                && !r.hasEvent(io.drover.core.event.TaskEventType.SIBLING_FAILED));
-    }
-
-    private List<String> failedTasks() {
-        return runners.stream().filter(TaskRunner::failed).map(TaskRunner::name).collect(Collectors.toList());
     }
 
     private String allocName() {
         return job.id() + "." + group.name() + "[" + index + "]";
     }
 
-    // ---- publishing ----
-
-    private void flush() {
-        if (!dirty) {
-            return;
-        }
-        dirty = false;
-        AllocationState next = buildSnapshot();
-        boolean done = phase == Phase.DONE;
-        List<Runnable> waiting = afterDurable;
-        if (!waiting.isEmpty()) {
-            afterDurable = new ArrayList<>();
-        }
-        if (store == null) {
-            publish(next, done);
-            waiting.forEach(serial::execute);
-            return;
-        }
-        try {
-            store.persist(next, new Publication(next, done, waiting));
-        } catch (IllegalStateException e) {
-            // The store stopped for good (a change it could not encode) or is closed: nothing more can be
-            // recorded, and a state that is not on disk is never shown. (Disk errors do not throw: the store
-            // holds the change and publishes it once written.) The agent treats a stopped store as fatal.
-            LOG.error("allocation {}: state not recorded, the state store failed: {}", id, e.getMessage());
-        }
-    }
-
-    /**
-     * The durable callback of one persisted version (run on the store's writer thread): publishes the version,
-     * then posts the runnables that waited for it to be durable. A version the store reports
-     * {@linkplain StateStore.Supersedable#superseded() superseded} (a later one, held with it while the disk
-     * refuses writes, becomes durable in the same write) is not published and not kept: the later version,
-     * published right after it, carries all its events.
-     */
-    private final class Publication implements StateStore.Supersedable {
-        private AllocationState next; // writer thread only, once queued
-        private final boolean done;
-        private final List<Runnable> waiting;
-
-        Publication(AllocationState next, boolean done, List<Runnable> waiting) {
-            this.next = next;
-            this.done = done;
-            this.waiting = waiting;
-        }
-
-        @Override
-        public void superseded() {
-            next = null;
-        }
-
-        @Override
-        public void run() {
-            if (next != null) {
-                publishLater(next, done);
-            }
-            if (!waiting.isEmpty()) {
-                try {
-                    waiting.forEach(serial::execute);
-                } catch (java.util.concurrent.RejectedExecutionException e) {
-                    LOG.debug("allocation {}: the agent is shut down, a task start is dropped", id);
-                }
-            }
-        }
-    }
-
-    /**
-     * Posts the publication of a durable state to the allocation's executor (from the store's writer thread).
-     * After an agent shutdown the pool refuses it: the state is on disk and the closed engine publishes nothing,
-     * so that is not an error.
-     */
-    private void publishLater(AllocationState next, boolean done) {
-        try {
-            serialExecutor.execute(() -> publish(next, done));
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            LOG.debug("allocation {}: durable state not published, the agent is shut down", id);
-        }
-    }
-
-    /** Persist, then publish: readers and listeners only ever see durable states. */
-    private void publish(AllocationState next, boolean done) {
-        snapshot = next;
-        recorded.complete(null);
-        publisher.accept(next);
-        if (done && !terminal.isDone()) {
-            terminal.complete(next);
-        }
-    }
-
     @Override
     public void taskHandle(TaskRunner runner, io.drover.driver.api.TaskHandle handle) {
-        if (store == null) {
-            return;
-        }
-        try {
-            store.putHandle(id, runner.name(), handle == null ? Map.of() : Handles.toMap(handle), null);
-        } catch (IllegalStateException e) {
-            LOG.error("allocation {}: handle of {} not recorded, the state store failed: {}", id, runner.name(),
-                    e.getMessage());
-        }
+        publisher.handle(runner.name(), handle);
+    }
+
+    /** After every action: persists and publishes what it changed ({@link AllocPublisher#flush}). */
+    private void flush() {
+        publisher.flush(this::buildSnapshot, lifecycle.phase() == AllocLifecycle.Phase.DONE);
     }
 
     /**
@@ -686,8 +333,7 @@ final class AllocRunner implements TaskRunnerHost {
      * (a lost task fails the allocation, so the others are stopped and poststop tasks run).
      */
     void resume(AllocationState stored, Map<String, Map<String, String>> handles, java.util.Set<String> unrecorded) {
-        snapshot = stored;
-        recorded.complete(null);
+        publisher.resumed(stored);
         serial.execute(() -> {
             for (TaskRunner r : runners) {
                 TaskState s = stored.taskStates().get(r.name());
@@ -696,10 +342,10 @@ final class AllocRunner implements TaskRunnerHost {
                 }
             }
             desired = stored.desiredStatus();
-            destroyed = stored.destroyedAt() >= 0;
+            gc.restore(stored.destroyedAt() >= 0);
             if (stored.clientStatus().terminal()) {
-                phase = Phase.DONE;
-                publish(stored, true);
+                lifecycle.enter(AllocLifecycle.Phase.DONE);
+                publisher.publish(stored, true);
                 return;
             }
             for (TaskRunner r : runners) {
@@ -717,34 +363,10 @@ final class AllocRunner implements TaskRunnerHost {
                             : "no handle was recorded for its run");
                 }
             }
-            phase = resumePhase();
-            if (phase == Phase.STOPPING) {
-                stopStages = List.of();
-                stopStage = 0;
-            }
-            dirty = true;
-            reconcile();
+            lifecycle.resume(desired == DesiredStatus.STOP);
+            publisher.changed();
+            lifecycle.reconcile();
         });
-    }
-
-    private Phase resumePhase() {
-        boolean poststopStarted = of(TaskKind.POSTSTOP).anyMatch(r -> r.everStarted() || r.dead());
-        boolean mainStarted = of(TaskKind.MAIN).anyMatch(r -> r.everStarted() || r.dead());
-        poststartLaunched = of(TaskKind.POSTSTART).anyMatch(TaskRunner::everStarted)
-                || of(TaskKind.POSTSTART_SIDECAR).anyMatch(TaskRunner::everStarted);
-        if (poststopStarted || desired == DesiredStatus.STOP) {
-            return Phase.STOPPING;
-        }
-        if (mainStarted) {
-            return Phase.MAIN;
-        }
-        for (TaskRunner r : runners) {
-            if ((r.kind() == TaskKind.PRESTART || r.kind() == TaskKind.PRESTART_SIDECAR)
-                    && r.step() == TaskRunner.Step.NOT_STARTED) {
-                r.start();
-            }
-        }
-        return Phase.PRESTART;
     }
 
     private AllocationState buildSnapshot() {
@@ -759,7 +381,7 @@ final class AllocRunner implements TaskRunnerHost {
             anyStarted |= r.everStarted();
         }
         ClientStatus status;
-        if (phase == Phase.DONE && allDead) {
+        if (lifecycle.phase() == AllocLifecycle.Phase.DONE && allDead) {
             status = anyFailed ? ClientStatus.FAILED : ClientStatus.COMPLETE;
         } else if (anyStarted) {
             status = ClientStatus.RUNNING;

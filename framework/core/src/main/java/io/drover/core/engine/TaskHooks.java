@@ -10,16 +10,17 @@ import java.util.List;
  * <li>{@link TaskEnvHook} — runtime variables, the task's env, the interpolated driver config;
  * <li>{@link DispatchPayloadHook} — a dispatched job's payload, written on the {@link HookPool} (once);
  * <li>{@link ArtifactHook} — the task's artifacts, fetched on the {@link HookPool} (until fetched once);
- * <li>{@link TemplateHook} — the task's templates, rendered on the {@link HookPool} (once), their env added.
+ * <li>{@link TemplateHook} — the task's templates, rendered on the {@link HookPool} (once), their env added; then watched for changes ({@link TemplateWatch}).
  * </ol>
  * Then the runner waits for the Task Setup event to be durable (first run) and asks the driver to start.
  */
 final class TaskHooks {
     private TaskHooks() {}
 
-    static List<TaskHook> prestart(TaskRunnerHost host) {
+    /** @param task what the template hook's re-renders act on (change_mode restart, signal) */
+    static List<TaskHook> prestart(TaskRunnerHost host, TemplateHook.Task task) {
         return List.of(new NetworkHook(host), new TaskDirHook(host.dirs()), new TaskEnvHook(host),
-                new DispatchPayloadHook(host), new ArtifactHook(host), new TemplateHook(host));
+                new DispatchPayloadHook(host), new ArtifactHook(host), new TemplateHook(host, task));
     }
 
     static String describe(Throwable t) {

@@ -2,8 +2,8 @@ package io.drover.core.engine;
 
 import io.drover.core.event.GoDuration;
 import io.drover.core.event.TaskEvent;
+import io.drover.core.event.TaskEventType;
 import io.drover.core.event.TaskEvents;
-import io.drover.core.spec.LogConfig;
 import io.drover.core.spec.Task;
 import io.drover.core.spec.TaskKind;
 import io.drover.core.state.TaskLifeState;
@@ -11,16 +11,10 @@ import io.drover.core.state.TaskState;
 import io.drover.core.time.Nanos;
 import io.drover.driver.api.DriverException;
 import io.drover.driver.api.ExitResult;
-import io.drover.driver.api.Signals;
-import io.drover.driver.api.TaskConfig;
-import io.drover.driver.api.TaskDriver;
 import io.drover.driver.api.TaskHandle;
-import io.drover.driver.api.TaskNotFoundException;
 import io.drover.driver.api.Timers;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import org.slf4j.Logger;
@@ -38,12 +32,16 @@ import org.slf4j.LoggerFactory;
  * </pre>
  *
  * Before a run, the prestart hooks assembled in {@link TaskHooks} prepare it (task dir, env, ...), run by a
- * {@link PrestartChain}. Kill escalation is in {@link KillSequence}, not in drivers: kill_signal, then SIGKILL
- * after min(kill_timeout, max_kill_timeout), so every driver gets the same semantics and events.
+ * {@link PrestartChain}. The runner keeps the state machine only; its parts are in their own files: the recorded
+ * state and events ({@link TaskRecord}), the restart decisions ({@link RestartTracker}), the calls into the driver
+ * ({@link TaskDriverCalls}), what a stop means in each step and max_runtime ({@link TaskStopper}), re-attaching
+ * after an agent restart ({@link RunRecovery}). Kill escalation is in {@link KillSequence}, not in drivers:
+ * kill_signal, then SIGKILL after min(kill_timeout, max_kill_timeout), so every driver gets the same semantics and
+ * events.
  *
  * <p>A driver that does not answer never holds a task: a start that has not completed within the client's
  * {@code driver_start_timeout} is abandoned (a recoverable start error, the restart policy applies), and a
- * kill whose exit the driver never reports is given up {@link #exitGrace() a grace} after SIGKILL ("lost track").
+ * kill whose exit the driver never reports is given up a grace after SIGKILL ("lost track").
  * A start that completes after its run was abandoned is discarded: SIGKILL and destroy.
  */
 final class TaskRunner {
@@ -63,23 +61,21 @@ final class TaskRunner {
     private final TaskLog log;
     private final RestartTracker restarts;
 
-    private TaskState state = TaskState.initial();
+    private final TaskRecord record;
+    private final TaskDriverCalls calls;
     private Step step = Step.NOT_STARTED;
     private int run;
-    private String runTaskId;
-    private TaskDriver driver;
     private Instant runStartedAt;
     private int recoveredRun = -1; // the run re-attached by recover, whose end may predate this agent
     private Instant exitedAt; // while onExited runs: the run's end, the FinishedAt of a toDead it leads to
     private boolean setupDone;
-    private boolean killRequested;
-    private boolean maxRuntimeExceeded;
-    private final List<TaskHook> hooks;
-    private final KillSequence killer;
+    /** A restart that is not a failure was asked for (a template re-rendered): the run's exit starts it again. */
+    private boolean restartRequested;
+    private final java.util.List<TaskHook> hooks;
+    private final TaskStopper stop;
     private PrestartChain prestart;
     private Timers.Cancellable restartTimer;
     private Timers.Cancellable maxRuntimeTimer;
-    private Timers.Cancellable abandonStartTimer;
     private Timers.Cancellable startTimeoutTimer;
 
     TaskRunner(Task task, TaskRunnerHost host, boolean restartOnSuccess) {
@@ -87,25 +83,30 @@ final class TaskRunner {
         this.host = host;
         this.log = new TaskLog(LOG, host.allocId(), task.name());
         this.restarts = new RestartTracker(task.restart(), restartOnSuccess);
-        this.hooks = TaskHooks.prestart(host);
-        this.killer = new KillSequence(task, host, log, new KillSequence.Target() {
+        this.record = new TaskRecord(log);
+        this.calls = new TaskDriverCalls(task, host, log);
+        this.hooks = TaskHooks.prestart(host, new TemplateHook.Task() {
             @Override
-            public boolean killing(int r) {
-                return r == run && step == Step.KILLING;
+            public boolean dead() {
+                return TaskRunner.this.dead();
             }
 
             @Override
-            public void record(TaskEvent event) {
-                TaskRunner.this.record(event);
+            public void restart(TaskEvent event) {
+                TaskRunner.this.restart(event);
             }
 
             @Override
-            public void lostTrack(int r) {
-                destroyRun(runTaskId);
-                host.taskHandle(TaskRunner.this, null);
-                toDead(true);
+            public void signal(TaskEvent event, String signal) {
+                stop.signal(event, signal);
+            }
+
+            @Override
+            public void fail(String reason) {
+                stop.killFailing(reason);
             }
         });
+        this.stop = new TaskStopper(this, task, host, log, calls);
     }
 
     Task task() {
@@ -121,7 +122,7 @@ final class TaskRunner {
     }
 
     TaskState state() {
-        return state;
+        return record.state();
     }
 
     Step step() {
@@ -133,16 +134,16 @@ final class TaskRunner {
     }
 
     boolean failed() {
-        return state.failed();
+        return record.failed();
     }
 
     boolean everStarted() {
-        return state.startedAt() != null;
+        return record.everStarted();
     }
 
     /** Whether an event of this type was recorded for the task (engine thread of its allocation). */
-    boolean hasEvent(io.drover.core.event.TaskEventType type) {
-        return state.events().stream().anyMatch(e -> e.type() == type);
+    boolean hasEvent(TaskEventType type) {
+        return record.hasEvent(type);
     }
 
     boolean running() {
@@ -151,9 +152,7 @@ final class TaskRunner {
 
     /** Records an event that the allocation decided on (Received, Sibling Task Failed, ...). */
     void record(TaskEvent event) {
-        log.info("Task event: type={} msg=\"{}\" failed={}", event.type().wireName(), event.displayMessage(),
-                event.failsTask());
-        state = state.withEvent(event);
+        record.record(event);
         host.taskChanged(this, false);
     }
 
@@ -223,7 +222,7 @@ final class TaskRunner {
         record(failure.event(now()));
         if (!failure.recoverable()) {
             toDead(true);
-        } else if (killRequested) {
+        } else if (stop.requested()) {
             toDead(false);
         } else {
             runEnded(RestartTracker.Outcome.START_ERROR_RECOVERABLE);
@@ -231,33 +230,20 @@ final class TaskRunner {
     }
 
     private void callDriverStart(int thisRun, TaskPrep prep) {
-        driver = host.driver(task.driver()).orElse(null);
-        if (driver == null) {
+        if (!calls.bind()) {
             record(TaskEvents.driverFailure(now(), "driver \"" + task.driver() + "\" is not loaded"));
             runEnded(RestartTracker.Outcome.START_ERROR_UNRECOVERABLE);
             return;
         }
-        runTaskId = host.allocId() + "/" + task.name() + "/" + thisRun;
-        TaskConfig config;
+        calls.newRun(thisRun);
+        io.drover.driver.api.TaskConfig config;
         try {
-            config = taskConfig(prep);
+            config = calls.config(prep);
         } catch (UnsafePathException | RuntimeException e) {
             setupFailed("failed to prepare the task: " + describe(e));
             return;
         }
-        CompletionStage<TaskHandle> started;
-        try {
-            started = driver.start(config);
-        } catch (RuntimeException | LinkageError e) {
-            // a plugin's bug, or a class missing from its JAR: the task fails, the engine goes on
-            log.warn("driver {} threw from start of task {}", task.driver(), task.name(), e);
-            started = java.util.concurrent.CompletableFuture.failedFuture(
-                    new DriverException("driver error: " + e, false, e));
-        }
-        if (started == null) {
-            started = java.util.concurrent.CompletableFuture.failedFuture(
-                    new DriverException("driver error: start returned no stage", false));
-        }
+        CompletionStage<TaskHandle> started = calls.start(config);
         Duration startTimeout = host.driverStartTimeout();
         startTimeoutTimer = host.timers().schedule(startTimeout,
                 () -> host.serial().execute(() -> giveUpStart(thisRun,
@@ -271,15 +257,15 @@ final class TaskRunner {
      * stop the task ends failed; otherwise it is a recoverable start error (Nomad's restart policy for driver start
      * errors).
      */
-    private void giveUpStart(int thisRun, String within) {
+    void giveUpStart(int thisRun, String within) {
         if (thisRun != run || step != Step.STARTING) {
             return;
         }
-        cancel(abandonStartTimer);
+        stop.cancelAbandon();
         cancel(startTimeoutTimer);
         record(TaskEvents.driverFailure(now(), "driver \"" + task.driver() + "\" did not finish starting the task "
                 + "within " + within + "; the run is abandoned and killed if it ever starts"));
-        if (killRequested) {
+        if (stop.requested()) {
             toDead(true);
             return;
         }
@@ -293,31 +279,21 @@ final class TaskRunner {
         toDead(true);
     }
 
-    private TaskConfig taskConfig(TaskPrep prep) throws UnsafePathException {
-        Map<String, String> env = prep.env();
-        LogConfig logs = task.logs() == null ? LogConfig.DEFAULT : task.logs();
-        return new TaskConfig(runTaskId, host.allocId(), env.getOrDefault("NOMAD_JOB_ID", ""),
-                env.getOrDefault("NOMAD_GROUP_NAME", ""), task.name(), prep.config(), env,
-                host.dirs().task(task.name()), host.dirs().shared(), host.dirs().log(task.name(), "stdout"),
-                host.dirs().log(task.name(), "stderr"), Math.max(1, logs.maxFiles()),
-                (long) Math.max(1, logs.maxFileSizeMb()) << 20);
-    }
-
     private void onStarted(int thisRun, TaskHandle handle, Throwable err) {
         if (thisRun != run || step != Step.STARTING) {
             if (handle != null) {
-                discard(handle.taskId());
+                calls.discard(handle.taskId());
             }
             return;
         }
-        cancel(abandonStartTimer);
+        stop.cancelAbandon();
         cancel(startTimeoutTimer);
         if (err != null) {
             Throwable cause = err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
             boolean recoverable = cause instanceof DriverException de && de.recoverable();
             String message = cause instanceof DriverException ? cause.getMessage() : String.valueOf(cause);
             record(TaskEvents.driverFailure(now(), message));
-            if (killRequested) {
+            if (stop.requested()) {
                 toDead(false);
                 return;
             }
@@ -328,13 +304,12 @@ final class TaskRunner {
         step = Step.RUNNING;
         runStartedAt = host.timers().now();
         host.taskHandle(this, handle);
-        state = new TaskState(TaskLifeState.RUNNING, state.failed(), state.restarts(), state.lastRestart(),
-                runStartedAt, null, state.events());
+        record.running(runStartedAt);
         record(TaskEvents.started(now()));
         watchRun(thisRun);
         host.taskChanged(this, true);
-        if (killRequested) {
-            beginKill();
+        if (stop.requested()) {
+            stop.begin();
         }
     }
 
@@ -344,18 +319,9 @@ final class TaskRunner {
         if (limit != null) {
             Duration left = limit.minus(Duration.between(runStartedAt, host.timers().now()));
             maxRuntimeTimer = host.timers().schedule(left,
-                    () -> host.urgent().execute(() -> onMaxRuntime(thisRun, limit)));
+                    () -> host.urgent().execute(() -> stop.onMaxRuntime(thisRun, limit)));
         }
-        CompletionStage<ExitResult> exit;
-        try {
-            exit = driver.awaitExit(runTaskId);
-        } catch (DriverException | RuntimeException | LinkageError e) {
-            exit = java.util.concurrent.CompletableFuture.failedFuture(e);
-        }
-        if (exit == null) {
-            exit = java.util.concurrent.CompletableFuture.failedFuture(
-                    new DriverException("awaitExit returned no stage", false));
-        }
+        CompletionStage<ExitResult> exit = calls.awaitExit();
         exit.whenComplete((result, e) -> host.serial().execute(() -> onExited(thisRun, result, e)));
     }
 
@@ -364,7 +330,7 @@ final class TaskRunner {
             return;
         }
         cancel(maxRuntimeTimer);
-        killer.cancelTimers();
+        stop.cancelKillTimers();
         ExitResult exit = result;
         if (exit == null) {
             Throwable cause = err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
@@ -373,11 +339,17 @@ final class TaskRunner {
             exitedAt = exitTime(thisRun);
             record(TaskEvents.terminated(Nanos.of(exitedAt), exit));
         }
-        destroyRun(runTaskId);
+        calls.destroy(calls.runTaskId());
         host.taskHandle(this, null);
-        if (killRequested) {
+        if (stop.requested()) {
             record(TaskEvents.killed(now(), ""));
-            toDead(maxRuntimeExceeded);
+            toDead(stop.fails());
+            exitedAt = null;
+            return;
+        }
+        if (restartRequested) {
+            restartRequested = false;
+            restartWait(host.timers().now(), Duration.ZERO, "");
             exitedAt = null;
             return;
         }
@@ -388,36 +360,11 @@ final class TaskRunner {
 
     /**
      * When the run ended: now, except for a re-attached run whose driver recorded its end (it ended while no agent
-     * ran), whose time is taken from {@link io.drover.driver.api.TaskStatus#completedAtNanos()}, kept between the run's start and now.
+     * ran): {@link RunRecovery#exitTime}.
      */
     private Instant exitTime(int thisRun) {
         Instant now = host.timers().now();
-        if (thisRun != recoveredRun) {
-            return now;
-        }
-        long at;
-        try {
-            at = driver.inspect(runTaskId).completedAtNanos();
-        } catch (TaskNotFoundException | RuntimeException | LinkageError e) {
-            return now;
-        }
-        if (at <= 0) {
-            return now;
-        }
-        Instant t = Nanos.toInstant(at);
-        if (t.isAfter(now)) {
-            return now;
-        }
-        return runStartedAt != null && t.isBefore(runStartedAt) ? runStartedAt : t;
-    }
-
-    /** Releases a run in its driver; a driver that throws is logged, never propagated. */
-    private void destroyRun(String taskId) {
-        try {
-            driver.destroy(taskId);
-        } catch (RuntimeException | LinkageError e) {
-            log.warn("driver {} failed to destroy task {}: {}", task.driver(), taskId, describe(e));
-        }
+        return thisRun != recoveredRun ? now : RunRecovery.exitTime(calls.completedAtNanos(), runStartedAt, now);
     }
 
     private static String describe(Throwable t) {
@@ -428,17 +375,7 @@ final class TaskRunner {
         Instant now = host.timers().now();
         RestartTracker.Decision decision = restarts.decide(outcome, now);
         if (decision.restart()) {
-            TaskEvent event = TaskEvents.restarting(Nanos.of(now), decision.delay(), decision.reason());
-            state = new TaskState(TaskLifeState.PENDING, state.failed(), state.restarts() + 1, now,
-                    state.startedAt(), state.finishedAt(), state.events());
-            step = Step.RESTART_WAIT;
-            record(event);
-            restartTimer = host.timers().schedule(decision.delay(), () -> host.serial().execute(() -> {
-                if (step == Step.RESTART_WAIT) {
-                    startRun();
-                }
-            }));
-            host.taskChanged(this, true);
+            restartWait(now, decision.delay(), decision.reason());
             return;
         }
         if (decision.failed()) {
@@ -447,21 +384,33 @@ final class TaskRunner {
         toDead(decision.failed());
     }
 
-    private void onMaxRuntime(int thisRun, Duration limit) {
-        boolean inShutdownDelay = step == Step.KILLING && !killer.signalSent();
-        if (thisRun != run || (step != Step.RUNNING && !inShutdownDelay)) {
+    /** Restarting: pending until {@code delay} passed, then the next run. */
+    private void restartWait(Instant now, Duration delay, String reason) {
+        TaskEvent event = TaskEvents.restarting(Nanos.of(now), delay, reason);
+        record.restarting(now);
+        step = Step.RESTART_WAIT;
+        record(event);
+        restartTimer = host.timers().schedule(delay, () -> host.serial().execute(() -> {
+            if (step == Step.RESTART_WAIT) {
+                startRun();
+            }
+        }));
+        host.taskChanged(this, true);
+    }
+
+    /**
+     * Restarts a running task, not as a failure and not counted by its restart policy (Nomad's restart with
+     * failure = false): records {@code event} (Restart Signaled), kills the run with its kill sequence, and its
+     * exit starts the next run at once ("Task restarting in 0s"). Ignored unless the task runs. Not idempotent
+     * while running; a second call during the kill is ignored.
+     */
+    void restart(TaskEvent event) {
+        if (step != Step.RUNNING) {
             return;
         }
-        maxRuntimeExceeded = true;
-        Duration actual = Duration.between(runStartedAt, host.timers().now());
-        record(TaskEvents.maxRuntimeExceeded(now(), limit, actual));
-        String reason = "exceeded max_runtime of " + GoDuration.format(limit);
-        if (inShutdownDelay) {
-            // already being stopped, but still waiting out its shutdown_delay: the limit cuts the wait short
-            killer.cutDelayShort(thisRun, reason);
-            return;
-        }
-        kill(reason);
+        record(event);
+        restartRequested = true;
+        stop.restartKill();
     }
 
     /**
@@ -470,12 +419,10 @@ final class TaskRunner {
      * continue after the recorded runs so new task ids never collide with old ones.
      */
     void restore(TaskState stored) {
-        state = stored;
-        step = stored.state() == io.drover.core.state.TaskLifeState.DEAD ? Step.DEAD : Step.NOT_STARTED;
-        setupDone = stored.events().stream()
-                .anyMatch(e -> e.type() == io.drover.core.event.TaskEventType.TASK_SETUP);
-        run = (int) stored.events().stream()
-                .filter(e -> e.type() == io.drover.core.event.TaskEventType.STARTED).count() + 1;
+        record.restore(stored);
+        step = stored.state() == TaskLifeState.DEAD ? Step.DEAD : Step.NOT_STARTED;
+        setupDone = record.hasEvent(TaskEventType.TASK_SETUP);
+        run = (int) record.count(TaskEventType.STARTED) + 1;
     }
 
     /**
@@ -483,50 +430,27 @@ final class TaskRunner {
      * {@linkplain #lost lost}.
      */
     void recover(TaskHandle handle) {
-        driver = host.driver(task.driver()).orElse(null);
-        if (driver == null) {
-            lost("driver \"" + task.driver() + "\" is not loaded");
+        RunRecovery.Attached attached = RunRecovery.attach(calls, task.driver(), handle);
+        if (attached.problem() != null) {
+            lost(attached.problem());
             return;
         }
-        if (!driver.capabilities().recover()) {
-            lost("driver \"" + task.driver() + "\" cannot re-attach to tasks");
-            return;
-        }
-        TaskHandle recovered;
-        try {
-            recovered = driver.recover(handle);
-        } catch (DriverException | RuntimeException e) {
-            lost(e.getMessage() == null ? e.toString() : e.getMessage());
-            return;
-        }
+        TaskHandle recovered = attached.handle();
         // the handle is written before the Started event: an agent killed between the two leaves a run whose
         // Started event this agent records now, with the run's true start time
-        boolean startedUnrecorded = state.state() != TaskLifeState.RUNNING;
+        boolean startedUnrecorded = record.state().state() != TaskLifeState.RUNNING;
         run++;
-        runTaskId = recovered.taskId();
+        calls.recoveredRun(recovered.taskId());
         recoveredRun = run;
-        runStartedAt = persistedStart(recovered);
+        runStartedAt = RunRecovery.persistedStart(recovered, record.state(), host.timers().now());
         step = Step.RUNNING;
         host.taskHandle(this, recovered);
         if (startedUnrecorded) {
-            state = new TaskState(TaskLifeState.RUNNING, state.failed(), state.restarts(), state.lastRestart(),
-                    runStartedAt, null, state.events());
+            record.running(runStartedAt);
             record(TaskEvents.started(Nanos.of(runStartedAt)));
         }
         watchRun(run);
         host.taskChanged(this, true);
-    }
-
-    /**
-     * When the re-attached run started, as the previous agent persisted it: the handle's start time (this run's
-     * own), else the recorded StartedAt. max_runtime counts from here, so a restarted agent neither resets a
-     * run's deadline nor loses it; a deadline that passed while no agent ran fires at once.
-     */
-    private Instant persistedStart(TaskHandle recovered) {
-        if (recovered.startedAtNanos() > 0) {
-            return Nanos.toInstant(recovered.startedAtNanos());
-        }
-        return state.startedAt() != null ? state.startedAt() : host.timers().now();
     }
 
     /** A task that was live when the previous agent died and cannot be re-attached: failed, with the reason. */
@@ -540,123 +464,80 @@ final class TaskRunner {
     }
 
     /**
-     * Stops the task: kill_signal, then SIGKILL after the kill timeout. A task that never started just
-     * becomes dead. Idempotent.
+     * Stops the task ({@link TaskStopper#kill}): kill_signal, then SIGKILL after the kill timeout. A task that never
+     * started just becomes dead. Idempotent.
      *
      * @param reason shown in the Killing event ("Killing task: reason"), empty for the usual message
      */
     void kill(String reason) {
-        switch (step) {
-            case NOT_STARTED -> toDead(false);
-            case STARTING -> {
-                if (prestart != null && prestart.waiting()) {
-                    // waiting on a hook's work (a download): nothing runs yet, the work is cancelled
-                    prestart.cancel();
-                    prestart = null;
-                    killRequested = true;
-                    record(TaskEvents.killed(now(), ""));
-                    toDead(false);
-                    return;
-                }
-                startingKill(reason);
-            }
-            case RESTART_WAIT -> {
-                cancel(restartTimer);
-                record(TaskEvents.killed(now(), ""));
-                toDead(false);
-            }
-            case RUNNING -> {
-                killRequested = true;
-                killer.reason(reason);
-                step = Step.KILLING;
-                host.taskChanged(this, true);
-                beginKill();
-            }
-            case KILLING, DEAD -> {
-                // already on its way out
-            }
-        }
-    }
-
-    private void startingKill(String reason) {
-        if (!killRequested) {
-            // a driver whose start hangs must not hold the stop forever: after the kill timeout the
-            // run is abandoned (a start that completes later is discarded: SIGKILL and destroy)
-            int thisRun = run;
-            Duration timeout = killer.timeout();
-            abandonStartTimer = host.timers().schedule(timeout,
-                    () -> host.serial().execute(() -> giveUpStart(thisRun,
-                            "the kill timeout (" + GoDuration.format(timeout) + ") of a stop")));
-        }
-        killRequested = true;
-        killer.reason(reason);
+        stop.kill(reason);
     }
 
     /**
-     * Kills the task at once: SIGKILL of its whole tree through the driver (no shutdown_delay, no kill_timeout),
-     * with the usual events (Killing with signal SIGKILL, then Terminated and Killed once the driver reports the
-     * exit). A task already being killed is escalated now. A task that never started just becomes dead. For an
-     * owner that must leave no process behind ({@code drover run} interrupted). Idempotent.
-     *
-     * @param reason shown in the Killing event
+     * Kills the task at once ({@link TaskStopper#killNow}): SIGKILL of its whole tree, no shutdown_delay, no
+     * kill_timeout, with the usual events. For an owner that must leave no process behind ({@code drover run}
+     * interrupted). Idempotent.
      */
     void killNow(String reason) {
-        switch (step) {
-            case NOT_STARTED, RESTART_WAIT -> {
-                killer.force();
-                kill(reason);
-            }
-            case STARTING -> {
-                kill(reason); // arms the abandon timer with the task's kill timeout: a start normally completes first
-                killer.force(); // the run is SIGKILLed as soon as its start completes
-            }
-            case RUNNING -> {
-                killer.force();
-                kill(reason);
-            }
-            case KILLING -> killer.forceNow(run, reason);
-            case DEAD -> {
-                // nothing left
-            }
-        }
-    }
-
-    private void beginKill() {
-        step = Step.KILLING;
-        killer.begin(run, driver, runTaskId, maxRuntimeExceeded);
+        stop.killNow(reason);
     }
 
     /** Delivers a signal on the user's behalf (alloc signal). */
     void signal(String signal, String reason) {
-        if (step != Step.RUNNING && step != Step.KILLING) {
-            return;
-        }
-        record(TaskEvents.signaling(now(), signal, reason));
-        killer.deliver(driver, runTaskId, signal);
+        stop.signal(signal, reason);
     }
 
-    private void discard(String taskId) {
-        try {
-            driver.signal(taskId, Signals.SIGKILL);
-        } catch (DriverException | RuntimeException | LinkageError e) {
-            log.debug("discarding stale run {}: {}", taskId, describe(e));
-        }
-        destroyRun(taskId);
+    // ---- for the parts (TaskStopper): serial executor only ----
+
+    int currentRun() {
+        return run;
     }
 
-    private void toDead(boolean failed) {
+    Instant runStartedAt() {
+        return runStartedAt;
+    }
+
+    /** Cancels the prestart hooks if they wait on work (a download): true when they did, nothing runs yet. */
+    boolean cancelWaitingPrestart() {
+        if (prestart != null && prestart.waiting()) {
+            prestart.cancel();
+            prestart = null;
+            return true;
+        }
+        return false;
+    }
+
+    /** A stop during the wait before a restart: the restart is off. */
+    void cancelRestartWait() {
+        cancel(restartTimer);
+    }
+
+    /** The run is being killed; {@code announce}: the allocation re-evaluates. */
+    void enterKilling(boolean announce) {
+        step = Step.KILLING;
+        if (announce) {
+            host.taskChanged(this, true);
+        }
+    }
+
+    /** The driver never reported the end of a SIGKILLed run: release it, the task ends failed. */
+    void lostTrack() {
+        calls.destroy(calls.runTaskId());
+        host.taskHandle(this, null);
+        toDead(true);
+    }
+
+    void toDead(boolean failed) {
         cancel(restartTimer);
         cancel(maxRuntimeTimer);
-        cancel(abandonStartTimer);
         cancel(startTimeoutTimer);
-        killer.cancelTimers();
+        stop.cancelTimers();
         if (prestart != null) {
             prestart.cancel();
             prestart = null;
         }
         step = Step.DEAD;
-        state = new TaskState(TaskLifeState.DEAD, failed || state.failed(), state.restarts(), state.lastRestart(),
-                state.startedAt(), exitedAt != null ? exitedAt : host.timers().now(), state.events());
+        record.dead(failed, exitedAt != null ? exitedAt : host.timers().now());
         host.taskChanged(this, true);
     }
 

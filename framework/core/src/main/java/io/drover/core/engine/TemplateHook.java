@@ -1,17 +1,13 @@
 package io.drover.core.engine;
 
 import io.drover.core.artifact.ArtifactException;
-import io.drover.core.artifact.SafeFiles;
+import io.drover.core.event.TaskEvent;
 import io.drover.core.spec.Template;
-import io.drover.core.template.GoTemplate;
 import io.drover.core.template.TemplateException;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,24 +16,43 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * Renders the task's {@code template}s before its first run, after the artifacts (a {@code source} may come from
- * one), on the {@link HookPool}: never on the serial executor. Each is written to its destination inside the task
- * directory with its {@code perms}, never through a link; {@code env = true} templates are read as {@code KEY=value}
- * lines and added to the run's environment (and to what {@code ${...}} in the driver config resolves). A template
- * reads the task's environment ({@code env}) and files inside the allocation ({@code file}, {@code source}; a
- * path that leaves it, through {@code ..} or a link, is refused).
+ * one), on the {@link HookPool}: never on the serial executor ({@link TemplateRender}). Each is written to its
+ * destination inside the task directory with its {@code perms}, never through a link; {@code env = true} templates
+ * are read as {@code KEY=value} lines and added to the run's environment (and to what {@code ${...}} in the driver
+ * config resolves). A template reads the task's environment ({@code env}) and files inside the allocation
+ * ({@code file}, {@code source}; a path that leaves it, through {@code ..} or a link, is refused).
  *
- * <p>Rendered once per task (nothing re-renders: there is no Consul or Vault to watch, and a change of a
- * {@code source} file is not watched), so {@code change_mode}, {@code change_signal} and {@code splay} have no
- * effect; a restart re-applies the env of the first render. A failure is a Setup Failure that fails the task
- * (Nomad: a template that cannot render fails the task). A stop cancels the render.
+ * <p>After the first render the templates are watched ({@link TemplateWatch}): a changed input re-renders them and
+ * their {@code change_mode} applies; a restart's run gets the env of the latest render. A failure of the first
+ * render is a Setup Failure that fails the task (Nomad: a template that cannot render fails the task). A stop
+ * cancels the render.
  */
 final class TemplateHook implements TaskHook {
+    /** What a re-render acts on: the task. Serial executor only. */
+    interface Task {
+        boolean dead();
+
+        /** A restart that is not a failure, recording {@code event}; ignored unless the task runs. */
+        void restart(TaskEvent event);
+
+        /** Records {@code event} and sends {@code signal}; ignored unless the task runs. */
+        void signal(TaskEvent event, String signal);
+
+        /** Kills the task, which ends failed, with {@code reason}. */
+        void fail(String reason);
+    }
+
+    /** The first render: each template's output and inputs, and the env of the env = true ones. */
+    private record First(List<TemplateWatch.Rendered> rendered, Map<String, String> env) {}
+
     private final TaskRunnerHost host;
+    private final Task task;
     /** The env of the env = true templates, once rendered (serial executor). */
     private Map<String, String> renderedEnv;
 
-    TemplateHook(TaskRunnerHost host) {
+    TemplateHook(TaskRunnerHost host, Task task) {
         this.host = host;
+        this.task = task;
     }
 
     @Override
@@ -61,18 +76,17 @@ final class TemplateHook implements TaskHook {
         } catch (UnsafePathException e) {
             throw HookFailure.setup("failed to prepare the task: " + e.getMessage());
         }
-        Path allocRoot = host.dirs().root().normalize();
+        TemplateRender.Dirs dirs = new TemplateRender.Dirs(taskDir, host.dirs().root().normalize());
         Map<String, String> env = Map.copyOf(prep.env());
         Instant now = host.timers().now();
-        CompletableFuture<Map<String, String>> work = new CompletableFuture<>();
-        CompletableFuture<Void> running = HookPool.submit(() -> work.complete(renderAll(templates, env, taskDir,
-                allocRoot, now)));
+        CompletableFuture<First> work = new CompletableFuture<>();
+        CompletableFuture<Void> running = HookPool.submit(() -> work.complete(renderAll(templates, env, dirs, now)));
         running.whenComplete((v, e) -> {
             if (e != null) {
                 work.completeExceptionally(e);
             }
         });
-        CompletableFuture<Void> result = work.handleAsync((vars, e) -> {
+        CompletableFuture<Void> result = work.handleAsync((first, e) -> {
             if (e != null) {
                 Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
                         ? e.getCause() : e;
@@ -81,8 +95,9 @@ final class TemplateHook implements TaskHook {
                         : "failed to render template: " + TaskHooks.describe(cause);
                 throw new java.util.concurrent.CompletionException(HookFailure.setup(message));
             }
-            renderedEnv = vars;
-            apply(prep, vars);
+            renderedEnv = first.env();
+            apply(prep, first.env());
+            new TemplateWatch(host, task, vars -> renderedEnv = vars, first.rendered(), env, dirs).start();
             return null;
         }, host.serial());
         result.whenComplete((v, e) -> {
@@ -105,68 +120,18 @@ final class TemplateHook implements TaskHook {
         prep.config(new Interpolator(all).applyAll(prep.task().config()));
     }
 
-    /** Pool thread: renders and writes every template; returns the env of those with env = true. */
-    private static Map<String, String> renderAll(List<Template> templates, Map<String, String> env, Path taskDir,
-            Path allocRoot, Instant now) throws TemplateException, ArtifactException, IOException {
+    /** Pool thread: renders and writes every template. */
+    private static First renderAll(List<Template> templates, Map<String, String> env, TemplateRender.Dirs dirs,
+            Instant now) throws TemplateException, ArtifactException, IOException {
         Map<String, String> out = new LinkedHashMap<>();
-        GoTemplate.Reader reader = new GoTemplate.Reader() {
-            @Override
-            public String env(String name) {
-                return env.get(name);
-            }
-
-            @Override
-            public String file(String path) throws TemplateException {
-                return read(taskDir, allocRoot, path);
-            }
-        };
+        List<TemplateWatch.Rendered> rendered = new ArrayList<>();
         for (Template t : templates) {
-            String name = t.source() != null ? t.source() : t.destination();
-            String text = t.data() != null ? t.data() : read(taskDir, allocRoot, t.source());
-            String rendered = GoTemplate.parse(name, text, t.leftDelimiter(), t.rightDelimiter())
-                    .render(reader, now, t.errorOnMissingKey());
-            Path dest = SafeFiles.inside(taskDir, t.destination(), "template destination");
-            SafeFiles.mkdirs(taskDir, dest.getParent());
-            SafeFiles.clearFile(taskDir, dest);
-            Files.writeString(dest, rendered, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
-            Files.setPosixFilePermissions(dest, permissions(t.perms()));
-            if (t.env()) {
-                out.putAll(EnvFile.parse(rendered, name));
-            }
+            Map<Path, String> inputs = new LinkedHashMap<>();
+            String text = TemplateRender.render(t, env, dirs, now, inputs);
+            TemplateRender.write(t, dirs, text);
+            out.putAll(TemplateRender.env(t, text));
+            rendered.add(new TemplateWatch.Rendered(t, text, inputs));
         }
-        return out;
-    }
-
-    /** A file a template reads: relative to the task directory, and inside the allocation once links resolve. */
-    private static String read(Path taskDir, Path allocRoot, String path) throws TemplateException {
-        Path p = path.startsWith("/") ? Path.of(path).normalize() : taskDir.resolve(path).normalize();
-        try {
-            Path real = p.toRealPath();
-            if (!real.startsWith(allocRoot.toRealPath())) {
-                throw new TemplateException("file \"" + path + "\" is outside the allocation directory");
-            }
-            long size = Files.size(real);
-            if (size > 16 << 20) {
-                throw new TemplateException("file \"" + path + "\" is larger than 16 MiB");
-            }
-            return Files.readString(real, StandardCharsets.UTF_8);
-        } catch (java.nio.file.NoSuchFileException e) {
-            throw new TemplateException("file \"" + path + "\" does not exist");
-        } catch (IOException | java.io.UncheckedIOException e) {
-            throw new TemplateException("file \"" + path + "\" cannot be read: " + e.getMessage());
-        }
-    }
-
-    private static java.util.Set<java.nio.file.attribute.PosixFilePermission> permissions(int mode) {
-        java.util.Set<java.nio.file.attribute.PosixFilePermission> p =
-                java.util.EnumSet.noneOf(java.nio.file.attribute.PosixFilePermission.class);
-        java.nio.file.attribute.PosixFilePermission[] all = java.nio.file.attribute.PosixFilePermission.values();
-        for (int i = 0; i < 9; i++) {
-            if ((mode & (0400 >> i)) != 0) {
-                p.add(all[i]);
-            }
-        }
-        return p;
+        return new First(rendered, out);
     }
 }

@@ -22,6 +22,8 @@ public enum TaskEventType {
     DRIVER_MESSAGE("Driver"),
     DOWNLOADING_ARTIFACTS("Downloading Artifacts"),
     ARTIFACT_DOWNLOAD_FAILED("Failed Artifact Download"),
+    /** A restart that is not a failure (a template with change_mode restart re-rendered). */
+    RESTART_SIGNALED("Restart Signaled"),
     // Drover's own:
     MAX_RUNTIME_EXCEEDED("Max Runtime Exceeded"),
     /** The agent restarted and could not re-attach to a task that was live: its end is unknown. */

@@ -133,6 +133,17 @@ public final class TaskEvents {
         return of(TaskEventType.MAIN_DEAD, time, "Main tasks in the group died", Map.of());
     }
 
+    /** Nomad's template hook: a re-rendered template with change_mode restart restarts the task (not a failure). */
+    public static TaskEvent restartSignaled(long time, String display) {
+        return of(TaskEventType.RESTART_SIGNALED, time, display, Map.of());
+    }
+
+    /** Nomad's template hook: a re-rendered template with change_mode signal sends its change_signal. */
+    public static TaskEvent templateSignal(long time, String signal) {
+        return new TaskEvent(TaskEventType.SIGNALING, time, "Template re-rendered", Map.of("signal", signal), "",
+                false, "", "", "", 0, 0, "", 0, "", 0, "", signal, "Template re-rendered");
+    }
+
     public static TaskEvent signaling(long time, String signal, String reason) {
         String display = "Task being sent signal " + signal + (reason.isEmpty() ? "" : ": " + reason);
         return new TaskEvent(TaskEventType.SIGNALING, time, display, Map.of("signal", signal), "", false, "", "",

@@ -58,17 +58,30 @@ final class Funcs {
                 + ", which Drover does not have (one node, no Consul, Vault or Nomad servers)";
     }
 
-    static final Set<String> NAMES = Set.of("and", "or", "not", "len", "index", "print", "printf", "println",
+    static final Set<String> NAMES = union(Set.of("and", "or", "not", "len", "index", "print", "printf", "println",
             "eq", "ne", "lt", "le", "gt", "ge", "env", "envOrDefault", "file", "timestamp", "parseJSON", "toJSON",
             "toJSONPretty", "toLower", "toUpper", "toTitle", "trimSpace", "trim", "trimPrefix", "trimSuffix",
             "split", "join", "replaceAll", "contains", "containsAny", "containsAll", "hasPrefix", "hasSuffix", "add",
             "subtract", "multiply", "divide", "modulo", "minimum", "maximum", "base64Encode", "base64Decode",
             "base64URLEncode", "base64URLDecode", "parseInt", "parseFloat", "parseBool", "parseUint", "indent",
             "regexMatch", "regexReplaceAll", "html", "js", "urlquery", "sha256Hex", "md5sum", "slice",
-            "executeTemplate");
+            "executeTemplate", "parseYAML", "toYAML", "sockaddr", "parseJSONList"), SprigFuncs.NAMES);
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper YAML =
+            new com.fasterxml.jackson.databind.ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory());
+
+    private static Set<String> union(Set<String> a, Set<String> b) {
+        java.util.HashSet<String> all = new java.util.HashSet<>(a);
+        all.addAll(b);
+        return Set.copyOf(all);
+    }
 
     static Fn of(String name, Env env, Map<String, Fn> extra) {
         Fn fn = extra.get(name);
+        if (fn != null) {
+            return fn;
+        }
+        fn = SprigFuncs.of(name, env);
         if (fn != null) {
             return fn;
         }
@@ -146,6 +159,35 @@ final class Funcs {
                     throw new TemplateException("parseJSON: " + e.getOriginalMessage());
                 }
             };
+            case "parseJSONList" -> a -> {
+                Object v = Funcs.of("parseJSON", env, extra).call(a);
+                if (!(v instanceof List<?>)) {
+                    throw new TemplateException("parseJSONList: the JSON is not a list");
+                }
+                return v;
+            };
+            case "parseYAML" -> a -> {
+                String text = str(a, 0, 1, name);
+                if (text.isBlank()) {
+                    return new java.util.LinkedHashMap<String, Object>();
+                }
+                try {
+                    return YAML.readValue(text, Object.class);
+                } catch (java.io.IOException e) {
+                    String m = e instanceof com.fasterxml.jackson.core.JsonProcessingException j ? j.getOriginalMessage()
+                            : e.getMessage();
+                    m = String.valueOf(m).replaceAll("\\s+", " ").strip();
+                    throw new TemplateException("parseYAML: " + (m.length() > 200 ? m.substring(0, 200) : m));
+                }
+            };
+            case "toYAML" -> a -> {
+                try {
+                    return YAML.writeValueAsString(arg(a, 0, 1, name)).replaceFirst("^---\\n", "").stripTrailing();
+                } catch (java.io.IOException e) {
+                    throw new TemplateException(name + ": " + e.getMessage());
+                }
+            };
+            case "sockaddr" -> a -> Sockaddr.eval(str(a, 0, 1, name));
             case "toJSON", "toJSONPretty" -> a -> {
                 try {
                     Object v = arg(a, 0, 1, name);

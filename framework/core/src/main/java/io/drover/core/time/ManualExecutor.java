@@ -4,7 +4,7 @@ import java.util.ArrayDeque;
 import java.util.concurrent.Executor;
 
 /**
- * An executor whose actions run only when its owner drains it, on the owner's thread: with {@link VirtualTimers},
+ * An executor whose actions run only when its owner drains it, on the owner's thread: with the TCK's {@code VirtualTimers},
  * the engine of tests and of the user test kit runs deterministically on one thread. {@link #execute} may be called
  * from any thread.
  */

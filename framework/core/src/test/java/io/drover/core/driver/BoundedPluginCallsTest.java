@@ -8,7 +8,7 @@ import io.drover.core.driver.testdrivers.ErrorStartPlugin;
 import io.drover.core.driver.testdrivers.FakeDriver;
 import io.drover.core.driver.testdrivers.HostileDriver;
 import io.drover.core.driver.testdrivers.OtherDriver;
-import io.drover.core.time.VirtualTimers;
+import io.drover.driver.tck.VirtualTimers;
 import io.drover.driver.api.ConfigProblem;
 import io.drover.driver.api.DriverException;
 import io.drover.driver.api.DriverHealth;

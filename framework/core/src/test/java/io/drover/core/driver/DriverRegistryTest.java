@@ -9,7 +9,7 @@ import io.drover.core.driver.testdrivers.FakeDriver;
 import io.drover.core.driver.testdrivers.NotADriver;
 import io.drover.core.driver.testdrivers.OtherDriver;
 import io.drover.core.driver.testdrivers.ThrowingDriver;
-import io.drover.core.time.VirtualTimers;
+import io.drover.driver.tck.VirtualTimers;
 import io.drover.driver.api.DriverHealth;
 import io.drover.driver.api.TaskDriver;
 import java.nio.file.Files;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.drover.core.driver.testdrivers.FakeDriver;
-import io.drover.core.time.VirtualTimers;
+import io.drover.driver.tck.VirtualTimers;
 import io.drover.driver.api.DriverException;
 import io.drover.driver.api.ForwardingTaskDriver;
 import io.drover.driver.api.TaskConfig;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.drover.core.driver.testdrivers.FakeDriver;
 import io.drover.core.driver.testdrivers.OtherDriver;
 import io.drover.core.testing.ZipBomb;
-import io.drover.core.time.VirtualTimers;
+import io.drover.driver.tck.VirtualTimers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;

@@ -8,7 +8,7 @@ import io.drover.core.spec.Job;
 import io.drover.core.state.AllocationState;
 import io.drover.core.time.ManualExecutor;
 import io.drover.core.time.Nanos;
-import io.drover.core.time.VirtualTimers;
+import io.drover.driver.tck.VirtualTimers;
 import io.drover.driver.api.DriverContext;
 import io.drover.driver.api.DriverException;
 import io.drover.driver.api.TaskDriver;

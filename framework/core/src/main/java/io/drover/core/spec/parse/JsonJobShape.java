@@ -171,6 +171,9 @@ final class JsonJobShape {
 
     /** {@link #rename}, with a list of {@link #BLOCK_LISTS} spread into one field per item. */
     private static List<Field> renameAll(Field f) {
+        if (JsonRuntimeShape.handles(f.name())) {
+            return JsonRuntimeShape.blocks(f); // artifact, template and network blocks: their own file
+        }
         if (!BLOCK_LISTS.contains(f.name()) || !(f.value() instanceof Node.Sequence seq)
                 || !seq.items().stream().allMatch(i -> i instanceof Node.Mapping)) {
             return List.of(rename(f));

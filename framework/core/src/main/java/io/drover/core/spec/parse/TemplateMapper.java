@@ -19,7 +19,9 @@ import java.util.List;
  */
 final class TemplateMapper {
     private static final List<String> KEYS = List.of("data", "source", "destination", "env", "perms",
-            "change_mode", "change_signal", "splay", "left_delimiter", "right_delimiter", "error_on_missing_key");
+            "change_mode", "change_signal", "splay", "left_delimiter", "right_delimiter", "error_on_missing_key",
+            "wait");
+    private static final List<String> WAIT_KEYS = List.of("min", "max");
 
     private TemplateMapper() {}
 
@@ -77,6 +79,16 @@ final class TemplateMapper {
             p.add(r.problem(left.isEmpty() ? "left_delimiter" : "right_delimiter", "must not be empty"));
         }
         boolean missing = p.read(() -> r.bool("error_on_missing_key", false), false);
+        Duration waitMin = Duration.ZERO;
+        Duration waitMax = Duration.ZERO;
+        MapReader w = r.child("wait", WAIT_KEYS, List.of(), p);
+        if (w != null) {
+            waitMin = p.read(() -> w.duration("min", Duration.ZERO, false), Duration.ZERO);
+            waitMax = p.read(() -> w.duration("max", Duration.ZERO, false), Duration.ZERO);
+            if (!waitMax.isZero() && waitMax.compareTo(waitMin) < 0) {
+                p.add(w.problem("max", "must not be less than min"));
+            }
+        }
         if (data != null && !left.isEmpty() && !right.isEmpty()) {
             try {
                 GoTemplate.parse("data", data, left, right);
@@ -88,6 +100,6 @@ final class TemplateMapper {
             return null;
         }
         return new Template(data, source, destination, env, perms, changeMode, changeSignal, splay, left, right,
-                missing);
+                missing, waitMin, waitMax);
     }
 }

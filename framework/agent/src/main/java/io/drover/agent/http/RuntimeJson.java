@@ -1,0 +1,89 @@
+package io.drover.agent.http;
+
+import io.drover.core.spec.Artifact;
+import io.drover.core.spec.Network;
+import io.drover.core.spec.Port;
+import io.drover.core.spec.Template;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The run-time blocks of a job in Nomad's API JSON shape, as {@link JobJson} writes a job: a task's
+ * {@code Artifacts} and {@code Templates}, a group's {@code Networks}, and {@code Meta} on job, group and task —
+ * the names and units Nomad's Go api client reads (durations in nanoseconds, perms as an octal string), and what
+ * the job JSON reader takes back ({@code JsonRuntimeShape}). Pure.
+ */
+final class RuntimeJson {
+    private RuntimeJson() {}
+
+    static List<Map<String, Object>> artifacts(List<Artifact> artifacts) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (Artifact a : artifacts) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("GetterSource", a.source());
+            m.put("GetterOptions", new LinkedHashMap<>(a.options()));
+            m.put("GetterHeaders", new LinkedHashMap<>(a.headers()));
+            m.put("GetterMode", a.mode().wireName());
+            m.put("RelativeDest", a.destination());
+            out.add(m);
+        }
+        return out;
+    }
+
+    static List<Map<String, Object>> templates(List<Template> templates) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (Template t : templates) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("SourcePath", t.source() == null ? "" : t.source());
+            m.put("DestPath", t.destination());
+            m.put("EmbeddedTmpl", t.data() == null ? "" : t.data());
+            m.put("ChangeMode", t.changeMode());
+            m.put("ChangeSignal", t.changeSignal() == null ? "" : t.changeSignal());
+            m.put("Splay", nanos(t.splay()));
+            m.put("Perms", String.format("%04o", t.perms()));
+            m.put("LeftDelim", t.leftDelimiter());
+            m.put("RightDelim", t.rightDelimiter());
+            m.put("Envvars", t.env());
+            m.put("ErrMissingKey", t.errorOnMissingKey());
+            if (t.waitMin().isZero() && t.waitMax().isZero()) {
+                m.put("Wait", null);
+            } else {
+                Map<String, Object> w = new LinkedHashMap<>();
+                w.put("Min", nanos(t.waitMin()));
+                w.put("Max", nanos(t.waitMax()));
+                m.put("Wait", w);
+            }
+            out.add(m);
+        }
+        return out;
+    }
+
+    /** A group's network, or none (an empty list, as Nomad writes a group without one). */
+    static List<Map<String, Object>> networks(Network n) {
+        if (n == null || (n.ports().isEmpty() && n.equals(Network.NONE))) {
+            return List.of();
+        }
+        List<Map<String, Object>> reserved = new ArrayList<>();
+        List<Map<String, Object>> dynamic = new ArrayList<>();
+        for (Port p : n.ports()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("Label", p.label());
+            m.put("Value", p.staticPort());
+            m.put("To", p.to());
+            m.put("HostNetwork", "default");
+            (p.staticPort() > 0 ? reserved : dynamic).add(m);
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("Mode", n.mode());
+        m.put("ReservedPorts", reserved);
+        m.put("DynamicPorts", dynamic);
+        return List.of(m);
+    }
+
+    private static Long nanos(Duration d) {
+        return d == null ? null : d.toNanos();
+    }
+}

@@ -1,0 +1,230 @@
+package io.drover.core.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.drover.core.event.TaskEvent;
+import io.drover.core.event.TaskEventType;
+import io.drover.core.state.AllocationState;
+import io.drover.core.state.ClientStatus;
+import io.drover.core.state.TaskState;
+import io.drover.process.ProcessLeakCheck;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Templates that change, through the real engine and raw_exec: a {@code source} file (and a {@code file} input)
+ * changed while the task runs re-renders the template and applies its change_mode as Nomad's template hook does —
+ * signal (the process gets its change_signal, "Template re-rendered"), restart ("Restart Signaled", then a new run
+ * that the restart policy does not count: attempts = 0 here), noop (the file only) — and a link planted in place of
+ * an input is refused at the re-render: the task is killed and fails, and nothing outside the allocation is read.
+ */
+@ExtendWith(ProcessLeakCheck.class)
+class TemplateChangeTest {
+    @TempDir
+    Path dataDir;
+
+    /** A service task that records each SIGHUP it gets, with templates reading local/in.tpl. */
+    private static String job(String changeMode) {
+        return job(changeMode, "");
+    }
+
+    private static String job(String changeMode, String wait) {
+        return """
+                job "tw" {
+                  group "g" {
+                    restart {
+                      attempts = 0
+                      mode = "fail"
+                    }
+                    task "t" {
+                      driver = "raw_exec"
+                      template {
+                        data = "v1"
+                        destination = "local/in.tpl"
+                        change_mode = "noop"
+                      }
+                      template {
+                        source = "local/in.tpl"
+                        destination = "local/out.txt"
+                        change_mode = "%s"
+                        change_signal = "SIGHUP"
+                        splay = "0s"
+                        %s
+                      }
+                      template {
+                        data = "copy={{ file \\"local/in.tpl\\" }}"
+                        destination = "local/copy.txt"
+                        change_mode = "noop"
+                      }
+                      env {
+                        %s
+                      }
+                      config {
+                        command = "sh"
+                        args = ["-c", "trap 'echo hup >> local/hups' HUP; while true; do sleep 0.05; done"]
+                      }
+                    }
+                  }
+                }
+                """.formatted(changeMode, wait, RawExecJobs.MARKER_ENV);
+    }
+
+    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        Instant deadline = Instant.now().plusSeconds(30);
+        while (!condition.getAsBoolean()) {
+            if (Instant.now().isAfter(deadline)) {
+                throw new AssertionError("timed out waiting for " + what);
+            }
+            Thread.sleep(20); // polling a condition with a deadline
+        }
+    }
+
+    private static TaskState task(RawExecJobs jobs, String id) {
+        return jobs.engine.allocation(id).orElseThrow().taskStates().get("t");
+    }
+
+    private static List<TaskEvent> events(RawExecJobs jobs, String id, TaskEventType type) {
+        return task(jobs, id).events().stream().filter(e -> e.type() == type).toList();
+    }
+
+    private static String read(Path p) {
+        try {
+            return Files.exists(p) ? Files.readString(p) : "";
+        } catch (java.io.IOException e) {
+            return "";
+        }
+    }
+
+    /** Places the job, waits for its first run, and returns its task directory. */
+    private static Path running(RawExecJobs jobs, String id) throws Exception {
+        await(() -> events(jobs, id, TaskEventType.STARTED).size() == 1, "the first run");
+        return AllocDirs.of(jobs.dataDir, id).task("t");
+    }
+
+    private static void change(Path file, String text) throws Exception {
+        Path tmp = file.resolveSibling(file.getFileName() + ".new");
+        Files.writeString(tmp, text);
+        Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    private static AllocationState stop(RawExecJobs jobs, String id) throws Exception {
+        jobs.engine.stop(id);
+        return jobs.engine.terminal(id).get(60, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void aChangedSourceIsReRenderedAndSignalsTheTask() throws Exception {
+        try (RawExecJobs jobs = new RawExecJobs(dataDir)) {
+            String id = jobs.engine.submit(RawExecJobs.parse(job("signal"))).get(0).id();
+            Path dir = running(jobs, id);
+            assertThat(read(dir.resolve("local/out.txt"))).isEqualTo("v1");
+            assertThat(read(dir.resolve("local/copy.txt"))).isEqualTo("copy=v1");
+
+            change(dir.resolve("local/in.tpl"), "v2");
+            await(() -> read(dir.resolve("local/hups")).equals("hup\n"), "the task to get SIGHUP");
+            assertThat(read(dir.resolve("local/out.txt"))).isEqualTo("v2");
+            assertThat(read(dir.resolve("local/copy.txt"))).as("the file input is watched too").isEqualTo("copy=v2");
+            List<TaskEvent> signals = events(jobs, id, TaskEventType.SIGNALING);
+            assertThat(signals).hasSize(1);
+            assertThat(signals.get(0).displayMessage()).isEqualTo("Template re-rendered");
+            assertThat(signals.get(0).taskSignal()).isEqualTo("SIGHUP");
+            assertThat(events(jobs, id, TaskEventType.STARTED)).as("a signal does not restart").hasSize(1);
+
+            AllocationState done = stop(jobs, id);
+            assertThat(done.taskStates().get("t").failed()).isFalse();
+        }
+    }
+
+    @Test
+    void aChangedSourceWithChangeModeRestartRestartsTheTaskWithoutCountingIt() throws Exception {
+        try (RawExecJobs jobs = new RawExecJobs(dataDir)) {
+            String id = jobs.engine.submit(RawExecJobs.parse(job("restart"))).get(0).id();
+            Path dir = running(jobs, id);
+
+            change(dir.resolve("local/in.tpl"), "v2");
+            await(() -> events(jobs, id, TaskEventType.STARTED).size() == 2, "the second run");
+            TaskState t = task(jobs, id);
+            List<TaskEventType> types = t.events().stream().map(TaskEvent::type).toList();
+            int signaled = types.indexOf(TaskEventType.RESTART_SIGNALED);
+            assertThat(signaled).as(types.toString()).isPositive();
+            assertThat(types.subList(signaled, types.size())).as("restart policy attempts = 0 did not apply")
+                    .containsSubsequence(TaskEventType.RESTART_SIGNALED, TaskEventType.KILLING,
+                            TaskEventType.TERMINATED, TaskEventType.RESTARTING, TaskEventType.STARTED)
+                    .doesNotContain(TaskEventType.NOT_RESTARTING);
+            assertThat(events(jobs, id, TaskEventType.RESTART_SIGNALED).get(0).displayMessage())
+                    .isEqualTo("Template with change_mode restart re-rendered");
+            assertThat(events(jobs, id, TaskEventType.RESTARTING).get(0).displayMessage())
+                    .isEqualTo("Task restarting in 0s");
+            assertThat(t.failed()).isFalse();
+            assertThat(read(dir.resolve("local/out.txt"))).isEqualTo("v2");
+
+            AllocationState done = stop(jobs, id);
+            assertThat(done.taskStates().get("t").failed()).isFalse();
+        }
+    }
+
+    @Test
+    void waitHoldsTheReRenderUntilTheInputsAreQuietForMin() throws Exception {
+        try (RawExecJobs jobs = new RawExecJobs(dataDir)) {
+            String id = jobs.engine.submit(RawExecJobs.parse(job("noop", "wait {\n min = \"3s\"\n max = \"1m\"\n }")))
+                    .get(0).id();
+            Path dir = running(jobs, id);
+            Instant changed = Instant.now();
+            change(dir.resolve("local/in.tpl"), "v2");
+            await(() -> read(dir.resolve("local/out.txt")).equals("v2"), "the re-render");
+            assertThat(java.time.Duration.between(changed, Instant.now()))
+                    .as("no re-render before the inputs were quiet for wait.min")
+                    .isGreaterThanOrEqualTo(java.time.Duration.ofSeconds(3));
+            // the copy template has no wait: it re-rendered at the first poll that saw the change
+            assertThat(read(dir.resolve("local/copy.txt"))).isEqualTo("copy=v2");
+            stop(jobs, id);
+        }
+    }
+
+    @Test
+    void noopReRendersTheFileOnly() throws Exception {
+        try (RawExecJobs jobs = new RawExecJobs(dataDir)) {
+            String id = jobs.engine.submit(RawExecJobs.parse(job("noop"))).get(0).id();
+            Path dir = running(jobs, id);
+            change(dir.resolve("local/in.tpl"), "v2");
+            await(() -> read(dir.resolve("local/out.txt")).equals("v2"), "the re-render");
+            await(() -> read(dir.resolve("local/copy.txt")).equals("copy=v2"), "the file input's re-render");
+            AllocationState done = stop(jobs, id);
+            List<TaskEventType> types = done.taskStates().get("t").events().stream().map(TaskEvent::type).toList();
+            assertThat(types).doesNotContain(TaskEventType.SIGNALING, TaskEventType.RESTART_SIGNALED,
+                    TaskEventType.RESTARTING);
+            assertThat(read(dir.resolve("local/hups"))).isEmpty();
+        }
+    }
+
+    @Test
+    void aLinkPlantedInPlaceOfAnInputIsRefusedAtTheReRender() throws Exception {
+        try (RawExecJobs jobs = new RawExecJobs(dataDir)) {
+            String id = jobs.engine.submit(RawExecJobs.parse(job("signal"))).get(0).id();
+            Path dir = running(jobs, id);
+            Path outside = Files.writeString(dataDir.resolve("secret.txt"), "outside-secret");
+            Path in = dir.resolve("local/in.tpl");
+            Files.delete(in);
+            Files.createSymbolicLink(in, outside);
+
+            AllocationState done = jobs.engine.terminal(id).get(60, TimeUnit.SECONDS);
+            TaskState t = done.taskStates().get("t");
+            assertThat(done.clientStatus()).isEqualTo(ClientStatus.FAILED);
+            assertThat(t.failed()).isTrue();
+            assertThat(t.events().stream().filter(e -> e.type() == TaskEventType.KILLING)
+                    .map(TaskEvent::displayMessage).toList())
+                    .anySatisfy(m -> assertThat(m).contains("Template failed: ")
+                            .contains("outside the allocation directory"));
+            assertThat(read(dir.resolve("local/out.txt"))).isEqualTo("v1");
+            assertThat(read(dir.resolve("local/copy.txt"))).doesNotContain("outside-secret");
+        }
+    }
+}
