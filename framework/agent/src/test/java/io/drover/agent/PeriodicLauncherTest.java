@@ -6,7 +6,7 @@ import io.drover.core.spec.Job;
 import io.drover.core.spec.JobLaunch;
 import io.drover.core.spec.JobType;
 import io.drover.core.spec.Periodic;
-import io.drover.core.time.VirtualTimers;
+import io.drover.driver.tck.VirtualTimers;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
