@@ -340,3 +340,59 @@ func TestRuntimeBlocksRoundTrip(t *testing.T) {
 		t.Fatalf("Jobs().Deregister: %v", err)
 	}
 }
+
+// TestDispatchAndPeriodicForce: a parameterized job dispatched with meta and a payload, and a periodic job's
+// child launched now, through Nomad's own Jobs().Dispatch and Jobs().PeriodicForce.
+func TestDispatchAndPeriodicForce(t *testing.T) {
+	c := client(t)
+	job := mockJob("go-api-render", "10ms", "x\n")
+	job.ParameterizedJob = &api.ParameterizedJobConfig{Payload: "required", MetaRequired: []string{"who"}}
+	job.TaskGroups[0].Tasks[0].DispatchPayload = &api.DispatchPayloadConfig{File: "in.txt"}
+	if _, _, err := c.Jobs().Register(job, nil); err != nil {
+		t.Fatalf("Jobs().Register(parameterized): %v", err)
+	}
+	resp, _, err := c.Jobs().Dispatch("go-api-render", map[string]string{"who": "go"}, []byte("payload"), "", nil)
+	if err != nil {
+		t.Fatalf("Jobs().Dispatch: %v", err)
+	}
+	if !strings.HasPrefix(resp.DispatchedJobID, "go-api-render/dispatch-") || resp.EvalID == "" ||
+		resp.JobCreateIndex == 0 {
+		t.Fatalf("Jobs().Dispatch = %+v", resp)
+	}
+	child, _, err := c.Jobs().Info(resp.DispatchedJobID, nil)
+	if err != nil || child.ParentID == nil || *child.ParentID != "go-api-render" {
+		t.Fatalf("Jobs().Info(%s) = %+v, %v", resp.DispatchedJobID, child, err)
+	}
+	if _, _, err := c.Jobs().Dispatch("go-api-render", nil, []byte("payload"), "", nil); err == nil ||
+		!strings.Contains(err.Error(), "Dispatch did not provide required meta keys: [who]") {
+		t.Fatalf("a dispatch without its required meta: %v", err)
+	}
+
+	periodic := mockJob("go-api-tick", "10ms", "x\n")
+	spec, overlap := "@yearly", true
+	periodic.Periodic = &api.PeriodicConfig{Spec: &spec, ProhibitOverlap: &overlap}
+	if _, _, err := c.Jobs().Register(periodic, nil); err != nil {
+		t.Fatalf("Jobs().Register(periodic): %v", err)
+	}
+	parent, _, err := c.Jobs().Info("go-api-tick", nil)
+	if err != nil || parent.Periodic == nil || *parent.Periodic.Spec != "@yearly" || !*parent.Periodic.Enabled {
+		t.Fatalf("Jobs().Info(go-api-tick).Periodic = %+v, %v", parent.Periodic, err)
+	}
+	evalID, _, err := c.Jobs().PeriodicForce("go-api-tick", nil)
+	if err != nil || evalID == "" {
+		t.Fatalf("Jobs().PeriodicForce = %q, %v", evalID, err)
+	}
+	children, _, err := c.Jobs().PrefixList("go-api-tick/periodic-")
+	if err != nil || len(children) != 1 || children[0].ParentID != "go-api-tick" {
+		t.Fatalf("the forced child: %+v, %v", children, err)
+	}
+	if _, _, err := c.Jobs().PeriodicForce("go-api-render", nil); err == nil ||
+		!strings.Contains(err.Error(), "can't force launch non-periodic job") {
+		t.Fatalf("forcing a job that is not periodic: %v", err)
+	}
+	for _, id := range []string{"go-api-render", "go-api-tick"} {
+		if _, _, err := c.Jobs().Deregister(id, true, nil); err != nil {
+			t.Fatalf("Jobs().Deregister(%s): %v", id, err)
+		}
+	}
+}

@@ -55,6 +55,7 @@ public final class Agent implements AutoCloseable {
     private final JournalStore store;
     private final GarbageCollector gc;
     private final ExecutorService gcThread;
+    private ParentJobs parents;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private Agent(EngineRuntime runtime, DriverRegistry registry, List<String> pluginProblems, Engine engine,
@@ -145,16 +146,23 @@ public final class Agent implements AutoCloseable {
         };
         long tDrivers = System.nanoTime();
         HttpApi http;
+        ParentJobs parents = new ParentJobs(jobs, dataDir, runtime.timers());
         try {
             int restored = engine.restore();
             long tRestore = System.nanoTime();
             jobs.restore(engine.allocations());
+            try {
+                parents.restore();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
             LOG.info("restored {} allocation(s) of {} job(s) from {} in {} ms (store open {} ms, drivers {} ms, "
                     + "engine restore {} ms, job registry {} ms)", restored, jobs.jobs().size(),
                     dataDir.resolve(STATE_DIR), ms(System.nanoTime() - t0), ms(tStore - t0), ms(tDrivers - tStore),
                     ms(tRestore - tDrivers), ms(System.nanoTime() - tRestore));
             collector.start();
         } catch (RuntimeException e) {
+            parents.close();
             collector.close();
             gcThread.shutdownNow();
             engine.close();
@@ -169,9 +177,10 @@ public final class Agent implements AutoCloseable {
         try {
             http = HttpApi.start(new HttpApi.Services(engine, jobs, catalog,
                     () -> registry != null ? registry.drivers() : List.<DriverInfo>of(), dataDir, gc,
-                    () -> store.stall().map(Agent::refusal), () -> pluginProblems, index, allocIndexes, node),
+                    () -> store.stall().map(Agent::refusal), () -> pluginProblems, index, allocIndexes, node, parents),
                     config.bindAddr(), config.httpPort(), config.aclToken(), config.http());
         } catch (IOException | RuntimeException e) {
+            parents.close();
             collector.close();
             gcThread.shutdownNow();
             engine.close();
@@ -189,7 +198,10 @@ public final class Agent implements AutoCloseable {
             LOG.warn("the API listens on {} without a token: anyone who reaches it can run jobs here; "
                     + "set acl {{ token = \"...\" }} or bind_addr = \"127.0.0.1\"", config.bindAddr());
         }
-        return new Agent(runtime, registry, pluginProblems, engine, jobs, http, dataDir, store, collector, gcThread);
+        Agent agent = new Agent(runtime, registry, pluginProblems, engine, jobs, http, dataDir, store, collector,
+                gcThread);
+        agent.parents = parents;
+        return agent;
     }
 
     private static long ms(long nanos) {
@@ -275,6 +287,11 @@ public final class Agent implements AutoCloseable {
         return engine;
     }
 
+    /** The periodic and parameterized jobs (tests). */
+    ParentJobs parentJobs() {
+        return parents;
+    }
+
     public JobRegistry jobs() {
         return jobs;
     }
@@ -351,6 +368,7 @@ public final class Agent implements AutoCloseable {
             return;
         }
         http.close();
+        parents.close();
         gc.close();
         gcThread.shutdownNow();
         long live = liveTasks();

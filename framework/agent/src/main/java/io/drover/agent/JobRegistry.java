@@ -115,6 +115,42 @@ public final class JobRegistry {
 
     private final NodeFeasibility node;
 
+    /**
+     * Told of every change of a parent job (periodic or parameterized: {@link io.drover.core.spec.JobLaunch#parent}):
+     * its registration, stop (the entry) or purge (empty). Called under the registry's lock, on the thread that
+     * made the change; may block briefly (it records the parent on disk).
+     */
+    @FunctionalInterface
+    public interface ParentListener {
+        void changed(String jobId, Optional<Entry> entry);
+    }
+
+    private volatile ParentListener parents = (id, e) -> {};
+
+    /** Sets the one listener of parent-job changes (the agent's {@code ParentJobs}). */
+    public void parentListener(ParentListener listener) {
+        this.parents = listener;
+    }
+
+    /**
+     * Puts back a parent job recorded by the agent's parent-job file (agent start, after {@link #restore}): a parent
+     * has no allocation, so the allocation records cannot bring it back.
+     */
+    public synchronized void restoreParent(Entry entry) {
+        Entry fromAllocs = jobs.get(entry.job().id());
+        List<String> ids = fromAllocs == null ? entry.allocIds() : fromAllocs.allocIds();
+        Entry merged = new Entry(entry.job(), entry.version(), entry.submitTime(), entry.modifyIndex(), ids,
+                entry.stopped(), entry.createIndex(), entry.jobModifyIndex());
+        jobs.put(entry.job().id(), merged);
+        keepVersion(merged);
+    }
+
+    /** The jobs a parent launched (those whose {@code ParentID} is {@code parentId}), sorted by id. */
+    public List<Entry> children(String parentId) {
+        return jobs.values().stream().filter(e -> e.job().runtime().parentId().equals(parentId))
+                .sorted(Comparator.comparing(e -> e.job().id())).toList();
+    }
+
     /** The evaluations of the registrations and stops (Nomad's {@code /v1/evaluations}). */
     public Evaluations evaluations() {
         return evals;
@@ -188,8 +224,9 @@ public final class JobRegistry {
             LOG.info("job {}: re-registered; stopping {} allocation(s) of version {}: {}", job.id(),
                     old.allocIds().size(), old.version(), old.allocIds());
         }
-        List<NodeFeasibility.GroupPlacement> placement = node == null ? List.of() : node.place(job);
-        List<AllocationState> placed = engine.submit(NodeFeasibility.placeable(job, placement));
+        boolean parent = job.launch().parent(); // periodic or parameterized: runs nothing, launches children
+        List<NodeFeasibility.GroupPlacement> placement = node == null || parent ? List.of() : node.place(job);
+        List<AllocationState> placed = parent ? List.of() : engine.submit(NodeFeasibility.placeable(job, placement));
         placed.forEach(a -> ids.add(a.id()));
         placed.forEach(a -> allocIds.add(a.id()));
         placed.forEach(a -> jobOfAlloc.put(a.id(), job.id()));
@@ -200,11 +237,15 @@ public final class JobRegistry {
         Entry entry = new Entry(job, version, submit, at, ids, false, old != null ? old.createIndex() : at, at);
         jobs.put(job.id(), entry);
         keepVersion(entry);
-        Evaluations.Evaluation eval = evals.record(job.id(), job.type().wireName(), job.priority(), "job-register",
-                at, at + 1, placement.stream().filter(g -> g.placeable() < g.count()).toList());
+        // Nomad creates no evaluation for a parent: its children's registrations have theirs
+        Evaluations.Evaluation eval = parent ? null : evals.record(job.id(), job.type().wireName(), job.priority(),
+                "job-register", at, at + 1, placement.stream().filter(g -> g.placeable() < g.count()).toList());
         placement.forEach(g -> g.failures().forEach(line -> LOG.info("job {}: {}", job.id(), line)));
         placed.forEach(a -> evalOfAlloc.put(a.id(), eval.id()));
         index.next(); // visible now: wakes blocking queries
+        if (parent || (old != null && old.job().launch().parent())) {
+            parents.changed(job.id(), Optional.of(entry));
+        }
         return new Registration(entry, placed, eval);
     }
 
@@ -256,6 +297,9 @@ public final class JobRegistry {
         evals.record(jobId, old.job().type().wireName(), old.job().priority(), "job-deregister",
                 old.jobModifyIndex(), at, List.of());
         index.publish(at);
+        if (old.job().launch().parent()) {
+            parents.changed(jobId, Optional.of(stopped));
+        }
         LOG.info("job {}: stopped {} allocation(s): {}", jobId, old.allocIds().size(), old.allocIds());
         return Optional.of(stopped);
     }
@@ -269,6 +313,9 @@ public final class JobRegistry {
         stopped.ifPresent(e -> {
             jobs.remove(jobId);
             versions.remove(jobId);
+            if (e.job().launch().parent()) {
+                parents.changed(jobId, Optional.empty());
+            }
         });
         return stopped;
     }
@@ -379,6 +426,9 @@ public final class JobRegistry {
      * otherwise {@code running}.
      */
     public String status(Entry entry) {
+        if (entry.job().launch().parent()) { // Nomad: a periodic or parameterized parent runs until stopped
+            return entry.stopped() ? "dead" : "running";
+        }
         return allocations(entry).stream().allMatch(AllocationState::terminal) ? "dead" : "running";
     }
 

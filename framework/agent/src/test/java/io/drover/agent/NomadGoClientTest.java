@@ -65,10 +65,12 @@ class NomadGoClientTest {
         assertThat(go.exitValue()).as("go test:\n%s", text).isZero();
         assertThat(text).contains("--- PASS: TestClusterReads", "--- PASS: TestRegisterFollowLogsStop",
                 "--- PASS: TestStopARunningJob", "--- PASS: TestConstraintsDecidedOnThisNode",
-                "--- PASS: TestRuntimeBlocksRoundTrip");
+                "--- PASS: TestRuntimeBlocksRoundTrip", "--- PASS: TestDispatchAndPeriodicForce");
         assertThat(leftBehind()).as("processes of go test left running").isEmpty();
         assertThat(api.agent.jobs().job("go-api").orElseThrow().stopped()).isTrue();
         assertThat(api.agent.jobs().job("go-api-long")).as("purged by the Go client").isEmpty();
+        assertThat(api.agent.jobs().job("go-api-render")).as("purged by the Go client").isEmpty();
+        assertThat(api.agent.jobs().children("go-api-render")).as("its dispatched child").hasSize(1);
     }
 
     /** {@code go} on the PATH, else where the Go distribution installs it. */

@@ -39,7 +39,7 @@ public final class HttpApi implements AutoCloseable {
     public record Services(Engine engine, JobRegistry jobs, DriverCatalog drivers,
             Supplier<List<DriverInfo>> driverInfo, Path dataDir, Runnable gcTrigger,
             Supplier<Optional<String>> writesRefused, Supplier<List<String>> pluginProblems, RaftIndex index,
-            AllocIndexes allocIndexes, NodeInfo node) {}
+            AllocIndexes allocIndexes, NodeInfo node, io.drover.agent.ParentJobs parents) {}
 
     /**
      * Builds the routes and starts serving on {@code bindAddr:port} (0: an ephemeral port).
@@ -56,6 +56,7 @@ public final class HttpApi implements AutoCloseable {
         new JobsHandler(s.jobs(), s.drivers(), s.writesRefused(), allocJson).addRoutes(router);
         new AllocationsHandler(s.engine(), lookup, allocJson).addRoutes(router);
         new NomadJobRoutes(s.jobs(), allocJson).addRoutes(router);
+        new ParentJobRoutes(s.jobs(), s.parents(), s.writesRefused()).addRoutes(router);
         new ClusterRoutes(s.node(), s.driverInfo(), () -> bound[0] == null ? "" : hostPort(bound[0]), lookup)
                 .addRoutes(router);
         new LogsHandler(s.engine(), lookup, s.dataDir(), followers).addRoutes(router);

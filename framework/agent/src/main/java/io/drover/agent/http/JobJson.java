@@ -36,6 +36,7 @@ final class JobJson {
         allocs.put("Complete", counts.get(ClientStatus.COMPLETE));
         allocs.put("Failed", counts.get(ClientStatus.FAILED));
         m.put("Allocations", allocs);
+        ScheduleJson.put(m, registry, e, e.job());
         return m;
     }
 
@@ -56,6 +57,7 @@ final class JobJson {
         m.putAll(job.cluster().fields()); // Update, Reschedule, Migrate, Affinities, Spreads, AllAtOnce, NodePool
         m.put("Meta", new LinkedHashMap<>(job.runtime().meta()));
         m.put("TaskGroups", job.groups().stream().map(g -> group(job, g)).toList());
+        ScheduleJson.put(m, registry, e, job);
         return m;
     }
 
@@ -87,7 +89,11 @@ final class JobJson {
         e.job().groups().forEach(g -> groups.put(g.name(), emptySummary()));
         registry.listedAllocations(e).forEach(a -> groups.computeIfAbsent(a.taskGroup(), k -> emptySummary())
                 .merge(summaryKey(a.clientStatus()), 1L, Long::sum));
-        return summary(e, groups);
+        Map<String, Object> summary = summary(e, groups);
+        if (e.job().launch().parent()) {
+            summary.put("Children", ScheduleJson.children(registry, e.job().id()));
+        }
+        return summary;
     }
 
     private static Map<String, Object> summary(JobRegistry.Entry e, Map<String, Map<String, Long>> groups) {

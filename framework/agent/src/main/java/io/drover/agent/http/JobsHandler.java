@@ -105,7 +105,7 @@ public final class JobsHandler {
         } catch (IllegalStateException e) {
             throw new ApiException(503, "agent is shutting down");
         }
-        awaitRecorded(reg, job);
+        awaitRecorded(registry, writesRefused, reg, job);
         LOG.info("job {} registered (version {}): {} allocation(s)", job.id(), reg.entry().version(),
                 reg.placed().size());
         Map<String, Object> out = new LinkedHashMap<>();
@@ -133,7 +133,8 @@ public final class JobsHandler {
      * time out; the allocations stay held and run once the disk takes writes, and registering the same job again
      * places nothing more ({@link JobRegistry#register}), so the client's retry is safe.
      */
-    private void awaitRecorded(JobRegistry.Registration reg, Job job) throws Exception {
+    static void awaitRecorded(JobRegistry registry, Supplier<Optional<String>> writesRefused,
+            JobRegistry.Registration reg, Job job) throws Exception {
         CompletableFuture<Void> recorded = registry.recorded(reg);
         long deadline = System.nanoTime() + RECORDED_TIMEOUT.toNanos();
         while (true) {

@@ -10,7 +10,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "job",
         mixinStandardHelpOptions = true,
         description = "Job commands (talk to a running agent).",
-        subcommands = {JobRunCommand.class, JobStatusCommand.class, JobStopCommand.class, JobValidateCommand.class})
+        subcommands = {JobRunCommand.class, JobStatusCommand.class, JobStopCommand.class, JobValidateCommand.class,
+            JobDispatchCommand.class, JobPeriodicCommand.class})
 public final class JobCommand implements Callable<Integer> {
     @Spec
     private CommandLine.Model.CommandSpec spec;

@@ -73,6 +73,7 @@ public final class JobRunCommand implements Callable<Integer> {
         List<String> ids = new ArrayList<>();
         reg.path("Allocations").forEach(n -> ids.add(n.asText()));
         ctx.err().println("==> Job \"" + TerminalText.escape(job.id()) + "\" registered: " + ids.size() + " allocation(s) placed");
+        ParentNotes.print(ctx, job);
         if (!reg.path("PlacementFailures").isEmpty()) { // constraints this node fails, in Nomad's words
             ctx.err().println("==> Failed to place all allocations on this node:");
             reg.path("PlacementFailures").forEach(l -> ctx.err().println("    " + TerminalText.escape(l.asText())));

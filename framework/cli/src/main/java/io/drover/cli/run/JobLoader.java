@@ -46,6 +46,11 @@ final class JobLoader {
                 List<JobFileException> driverProblems = new ArrayList<>(JobDriverCheck.check(job, drivers));
                 limits.perJobProblem(job).ifPresent(p -> driverProblems.add(
                         new JobFileException(job.source(), 0, "job \"" + job.id() + "\"", p)));
+                if (job.launch().parent()) { // runs nothing itself: its children need an agent's schedule or dispatch
+                    driverProblems.add(new JobFileException(job.source(), 0, "job \"" + job.id() + "\"", "a "
+                            + (job.launch().periodic() != null ? "periodic" : "parameterized") + " job runs nothing "
+                            + "itself; register it with an agent (drover job run) to launch its children"));
+                }
                 if (driverProblems.isEmpty()) {
                     jobs.add(job);
                 } else {

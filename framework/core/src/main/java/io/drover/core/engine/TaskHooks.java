@@ -10,6 +10,7 @@ import java.util.List;
  * <li>{@link TaskEnvHook} — runtime variables, the task's env, the interpolated driver config;
  * <li>{@link IdentityHook} — the task's workload identities, signed; their env added, their files written on the
  * {@link HookPool};
+ * <li>{@link DispatchPayloadHook} — a dispatched job's payload, written on the {@link HookPool} (once);
  * <li>{@link ArtifactHook} — the task's artifacts, fetched on the {@link HookPool} (until fetched once);
  * <li>{@link TemplateHook} — the task's templates, rendered on the {@link HookPool} (once), their env added; then watched for changes ({@link TemplateWatch}).
  * </ol>
@@ -21,7 +22,8 @@ final class TaskHooks {
     /** @param task what the template hook's re-renders act on (change_mode restart, signal) */
     static List<TaskHook> prestart(TaskRunnerHost host, TemplateHook.Task task) {
         return List.of(new NetworkHook(host), new TaskDirHook(host.dirs()), new TaskEnvHook(host),
-                new IdentityHook(host), new ArtifactHook(host), new TemplateHook(host, task));
+                new IdentityHook(host), new DispatchPayloadHook(host), new ArtifactHook(host),
+                new TemplateHook(host, task));
     }
 
     static String describe(Throwable t) {

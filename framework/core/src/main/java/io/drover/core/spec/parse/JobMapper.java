@@ -94,7 +94,8 @@ final class JobMapper {
             p.add(new TreeProblem(field.line(), "job \"" + id + "\"", "the job id must not contain spaces"));
         }
         MapReader r = MapReader.open((Node.Mapping) field.value(), "job \"" + id + "\"", vocab,
-                concat(JOB_KEYS, cluster(vocab, ClusterBlocks.JOB_SINGLE)), PlacementMapper.withBlocks("group"), p);
+                concat(concat(JOB_KEYS, ScheduleMapper.JOB_KEYS), cluster(vocab, ClusterBlocks.JOB_SINGLE)),
+                PlacementMapper.withBlocks("group"), p);
         Map<String, Object> cluster = ClusterBlocks.check(r, p, false);
         List<io.drover.core.spec.Constraint> constraints = new ArrayList<>(PlacementMapper.read(r, null, null, p,
                 cluster));
@@ -111,6 +112,7 @@ final class JobMapper {
         int priority = (int) (long) p.read(() -> r.integer("priority", Job.DEFAULT_PRIORITY, 1, 100),
                 (long) Job.DEFAULT_PRIORITY);
         Map<String, String> meta = RuntimeMapper.meta(r, p);
+        io.drover.core.spec.JobLaunch launch = ScheduleMapper.job(r, type, p);
         Boolean allAtOnce = p.read(() -> r.bool("all_at_once"), null);
         if (allAtOnce != null) {
             cluster.put("AllAtOnce", allAtOnce);
@@ -147,7 +149,7 @@ final class JobMapper {
         }
         return new Job(id, name, type, datacenters == null ? List.of() : datacenters, groups, source,
                 new io.drover.core.spec.JobRuntime(region, namespace, meta, ""), constraints, priority,
-                new io.drover.core.spec.ClusterFields(cluster));
+                new io.drover.core.spec.ClusterFields(cluster), launch);
     }
 
     /** The single label of a block, null when it has none or several (that problem is reported elsewhere). */
@@ -273,7 +275,7 @@ final class JobMapper {
                     p.add(new TreeProblem(field.line(), path, "the task name " + problem)));
         }
         MapReader r = MapReader.open((Node.Mapping) field.value(), path, group.vocabulary(),
-                concat(TASK_KEYS, cluster(group.vocabulary(), ClusterBlocks.TASK_SINGLE)),
+                concat(concat(TASK_KEYS, ScheduleMapper.TASK_KEYS), cluster(group.vocabulary(), ClusterBlocks.TASK_SINGLE)),
                 concat(concat(List.of("artifact", "template", WorkloadMapper.IDENTITY), cluster(group.vocabulary(), ClusterBlocks.TASK_REPEATABLE)),
                         PlacementMapper.withBlocks()), p);
         Map<String, Object> cluster = ClusterBlocks.check(r, p, false);
@@ -298,7 +300,7 @@ final class JobMapper {
         Duration maxRuntime = p.read(() -> r.duration("max_runtime", groupMaxRuntime, true), null);
         LogConfig logs = logs(r.child("logs", LOGS_KEYS, List.of(), p), p);
         RestartPolicy restart = restart(r.child("restart", RESTART_KEYS, List.of(), p), groupRestart, p);
-        io.drover.core.spec.TaskRuntime runtime = RuntimeMapper.task(r, p);
+        io.drover.core.spec.TaskRuntime runtime = ScheduleMapper.task(r, RuntimeMapper.task(r, p), p);
         if (p.size() != before) {
             return null;
         }

@@ -66,6 +66,7 @@ final class JsonJobShape {
 
     static {
         CANONICAL_TO_JSON.forEach((canonical, json) -> JSON_TO_CANONICAL.put(json, canonical));
+        ScheduleMapper.JSON.forEach((canonical, json) -> JSON_TO_CANONICAL.putIfAbsent(json, canonical));
         JSON_TO_CANONICAL.put("Attribute", "attribute"); // a spread's attribute (a constraint's is LTarget)
         JSON_TO_CANONICAL.put("ReschedulePolicy", "reschedule"); // a group's (the job's is Reschedule)
         JSON_TO_CANONICAL.put("Identity", "identity"); // a task's default identity (named ones: Identities)
@@ -88,7 +89,13 @@ final class JsonJobShape {
     private static final Set<String> VERBATIM = Set.of("Config", "Env", "Meta", "Policy");
 
     /** Spells canonical keys the JSON way; durations may be integer nanoseconds, as in Nomad's API. */
-    static final Vocabulary VOCABULARY = new Vocabulary(CANONICAL_TO_JSON, true);
+    static final Vocabulary VOCABULARY = new Vocabulary(withAll(CANONICAL_TO_JSON, ScheduleMapper.JSON), true);
+
+    private static Map<String, String> withAll(Map<String, String> base, Map<String, String> more) {
+        Map<String, String> all = new HashMap<>(base);
+        more.forEach(all::putIfAbsent);
+        return Map.copyOf(all);
+    }
 
     private JsonJobShape() {}
 

@@ -170,7 +170,7 @@ class BadJobFileTest {
                 "{\"Job\": {\"ID\": \"j\", \"A\\nB\": 1}}".getBytes(StandardCharsets.UTF_8)));
         assertThat(json).isInstanceOf(JobFileException.class).hasMessage(
                 "a.json:1: job \"j\" > A\\nB: unknown key (allowed: Name, Type, Datacenters, Region, Namespace, "
-                        + "Priority, Meta, AllAtOnce, Update, Reschedule, Migrate, NodePool, Vault, Consul, TaskGroups, "
+                        + "Priority, Meta, AllAtOnce, Periodic, ParameterizedJob, Update, Reschedule, Migrate, NodePool, Vault, Consul, TaskGroups, "
                         + "Constraints, Affinities, Spreads)");
         Throwable hcl = catchThrowable(() -> JobFileParser.parse("a.hcl",
                 "job \"a\\nb\" {\n}\n".getBytes(StandardCharsets.UTF_8)));
