@@ -62,6 +62,12 @@ final class JobMapper {
         return keys;
     }
 
+    /** A job's blocks: Nomad's API JSON (durations in ns) has no task directly in a job; its jobspec2 has. */
+    private static List<String> jobBlocks(Vocabulary vocab) {
+        return vocab.nanosecondDurations() ? PlacementMapper.withBlocks("group")
+                : PlacementMapper.withBlocks("group", "task");
+    }
+
     /** @return the job, or null when {@code problems} got any problem (all of them recorded, in file order) */
     static Job map(Node.Mapping file, Vocabulary vocab, String source, Problems problems) {
         MapReader root = MapReader.open(file, "", vocab, List.of(), List.of("job"), problems);
@@ -95,7 +101,7 @@ final class JobMapper {
         }
         MapReader r = MapReader.open((Node.Mapping) field.value(), "job \"" + id + "\"", vocab,
                 concat(concat(JOB_KEYS, ScheduleMapper.JOB_KEYS), cluster(vocab, ClusterBlocks.JOB_SINGLE)),
-                PlacementMapper.withBlocks("group"), p);
+                jobBlocks(vocab), p);
         Map<String, Object> cluster = ClusterBlocks.check(r, p, false);
         List<io.drover.core.spec.Constraint> constraints = new ArrayList<>(PlacementMapper.read(r, null, null, p,
                 cluster));
@@ -118,15 +124,20 @@ final class JobMapper {
             cluster.put("AllAtOnce", allAtOnce);
         }
         List<Field> groupFields = r.all("group");
-        if (groupFields.isEmpty()) {
+        // Nomad's jobspec2: a task directly in the job is a group of its own, named after it, placed first
+        List<Field> loneTasks = r.all("task");
+        if (groupFields.isEmpty() && loneTasks.isEmpty()) {
             p.add(new TreeProblem(r.line(), r.path(), "the job has no task group"));
         }
+        List<Field> all = new ArrayList<>(loneTasks);
+        all.addAll(groupFields);
         List<TaskGroup> groups = new ArrayList<>();
         Map<String, Integer> groupLines = new HashMap<>();
         long placed = 0;
         boolean tooMany = false;
-        for (Field g : groupFields) {
-            TaskGroup group = group(g, r, type, p, constraints);
+        for (Field g : all) {
+            TaskGroup group = "task".equals(g.key()) ? loneTaskGroup(g, r, type, p, constraints)
+                    : group(g, r, type, p, constraints);
             String groupName = group != null ? group.name() : labelOf(g);
             Integer first = groupName == null ? null : groupLines.putIfAbsent(groupName, g.line());
             if (first != null) {
@@ -183,6 +194,28 @@ final class JobMapper {
                     + " \"<name>\" { ... }");
         }
         return m.labels().get(0);
+    }
+
+    /**
+     * A {@code task} block directly in the job, as Nomad's jobspec2 reads it: a group of its own named after the
+     * task, count 1, the job type's restart policy, no group meta or network.
+     *
+     * @return the group, null when the task has a problem (recorded in {@code p})
+     */
+    private static TaskGroup loneTaskGroup(Field field, MapReader job, JobType type, Problems p,
+            List<io.drover.core.spec.Constraint> constraints) {
+        String name = labelOf(field);
+        Task task = task(field, job, type.defaultRestart(), null, p, name, constraints);
+        if (task == null) {
+            return null;
+        }
+        if (task.lifecycle() != null) {
+            p.add(new TreeProblem(field.line(), job.path() + " > task \"" + task.name() + "\"",
+                    "a task directly in the job is its group's only task, so it must be a main task (no lifecycle)"));
+            return null;
+        }
+        return new TaskGroup(task.name(), 1, type.defaultRestart(), null, List.of(task), field.line(),
+                io.drover.core.spec.GroupRuntime.NONE, io.drover.core.spec.ClusterFields.NONE);
     }
 
     /** @return the group, null when it has a problem (recorded in {@code p}) */

@@ -68,8 +68,8 @@ class JobFileAllProblemsTest {
                 """);
         assertThat(messages(all)).containsExactly(
                 "a.hcl:2: job \"j\" > typo: unknown key (allowed: name, type, datacenters, region, namespace, priority,"
-                        + " meta, all_at_once, periodic, parameterized, update, reschedule, migrate, node_pool, vault, consul, group,"
-                        + " constraint, affinity, spread)",
+                        + " meta, all_at_once, periodic, parameterized, update, reschedule, migrate, node_pool, vault, consul,"
+                        + " group, task, constraint, affinity, spread)",
                 "a.hcl:4: job \"j\" > group \"g\" > count: must be a whole number, found a string",
                 "a.hcl:7: job \"j\" > group \"g\" > task \"a\" > colour: unknown key (allowed: driver, config, env, leader,"
                         + " lifecycle, kill_timeout, kill_signal, shutdown_delay, max_runtime, logs, restart, meta,"
