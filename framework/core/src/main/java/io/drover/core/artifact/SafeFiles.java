@@ -55,6 +55,30 @@ public final class SafeFiles {
         }
     }
 
+    /**
+     * Checks that {@code p} (inside {@code root}) can be read without following a link: {@code root} and every
+     * directory below it on the way are directories, not links, and {@code p} itself is not a link. Open it
+     * with {@link LinkOption#NOFOLLOW_LINKS} after this. Blocking (a stat per component).
+     */
+    public static void checkReadable(Path root, Path p) throws ArtifactException {
+        Path rel = root.normalize().relativize(p.normalize());
+        Path at = root.normalize();
+        checkDir(at, root);
+        for (Path part : rel) {
+            if (part.toString().isEmpty()) {
+                continue;
+            }
+            at = at.resolve(part);
+            if (Files.isSymbolicLink(at)) {
+                throw new ArtifactException(shown(root, at) + " is a symbolic link; refusing to follow it");
+            }
+            if (!at.equals(p.normalize()) && Files.exists(at, LinkOption.NOFOLLOW_LINKS)
+                    && !Files.isDirectory(at, LinkOption.NOFOLLOW_LINKS)) {
+                throw new ArtifactException(shown(root, at) + " is not a directory");
+            }
+        }
+    }
+
     /** Removes what is at {@code p} when it is a file or a link (never what a link points to); a dir is refused. */
     public static void clearFile(Path root, Path p) throws IOException, ArtifactException {
         if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
