@@ -23,7 +23,8 @@ import java.util.Optional;
  * ({@link HttpSource}) and {@code git::} over a local repository ({@link GitSource}). An archive (by name, or
  * forced by {@code archive = "tar.gz"}) is unpacked unless {@code archive = "false"}; {@code checksum} is checked
  * on the downloaded file before anything is placed. The destination lands where {@link ClientPath} says (the
- * task directory or the shared alloc directory) and nothing is written through a link ({@link SafeFiles}, {@link Unpacker}).
+ * task directory or the shared alloc directory) and nothing is written through a link ({@link SafeFiles},
+ * {@link Unpacker}).
  *
  * <p>Thread-safe; {@link #fetch} blocks (network, disk, a git process) and must run on a bounded pool, never on an
  * engine thread. Interrupting it abandons the fetch.

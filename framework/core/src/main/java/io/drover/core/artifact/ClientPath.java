@@ -86,7 +86,8 @@ public record ClientPath(Path taskDir, Path sharedDir) {
         if (path.contains("${")) {
             return Optional.empty();
         }
-        String name = task == null || task.isEmpty() || task.contains("/") ? "task" : task;
+        boolean odd = task == null || task.isEmpty() || task.contains("/") || task.equals(".") || task.equals("..");
+        String name = odd ? "task" : task;
         ClientPath stand = new ClientPath(PARSE_ALLOC.resolve(name), PARSE_ALLOC.resolve("alloc"));
         if (stand.resolve(path, kind).isPresent()) {
             return Optional.empty();

@@ -7,9 +7,11 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 
 /**
- * File operations inside a task's directory that never follow a link a task could have planted: every directory
- * on the way is created or checked one component at a time without following links, and a path that is not
- * inside the root after normalisation is refused. Blocking I/O (pool threads only). Used by artifacts and templates.
+ * File operations below a root — a task's directory or the allocation's shared {@code alloc/} directory, as
+ * {@link ClientPath} resolves it — that never follow a link a task could have planted: the root itself and every
+ * directory on the way are created or checked one component at a time without following links, and a path that is
+ * not inside the root after normalisation is refused. Blocking I/O (pool threads only). Used by artifacts and
+ * templates.
  */
 public final class SafeFiles {
     private SafeFiles() {}

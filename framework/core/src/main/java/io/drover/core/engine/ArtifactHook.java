@@ -17,7 +17,8 @@ import java.util.concurrent.CompletionStage;
  * restart policy applies, as in Nomad). Runs before every run until the artifacts were all fetched once; a
  * restart after a success fetches nothing again. {@code ${...}} in a source and a destination is resolved against
  * the run's variables ({@link TaskPrep#vars()}); the destination then lands where {@link ClientPath} says (the
- * task directory or the shared alloc directory, Nomad's rule), an escape a Failed Artifact Download. A stop cancels the download (the pool thread is interrupted).
+ * task directory or the shared alloc directory, Nomad's rule), an escape a Failed Artifact Download that is not
+ * recoverable. A stop cancels the download (the pool thread is interrupted).
  */
 final class ArtifactHook implements TaskHook {
     private final TaskRunnerHost host;

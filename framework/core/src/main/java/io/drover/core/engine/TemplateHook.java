@@ -22,7 +22,8 @@ import java.util.concurrent.CompletionStage;
  * and {@code /local/x} are Nomad's forms), never through a link; {@code env = true} templates
  * are read as {@code KEY=value} lines and added to the run's environment (and to what {@code ${...}} in the driver
  * config resolves). A template reads the task's environment ({@code env}) and files inside the allocation
- * ({@code file}, {@code source}; a path that leaves it, through {@code ..} or a link, is refused).
+ * ({@code file}, {@code source}: the task directory or {@code alloc/}, by {@link ClientPath}; a path that escapes,
+ * or a link on the way, is refused).
  *
  * <p>After the first render the templates are watched ({@link TemplateWatch}): a changed input re-renders them and
  * their {@code change_mode} applies; a restart's run gets the env of the latest render. A failure of the first

@@ -24,8 +24,9 @@ import java.util.Set;
  * Rendering one {@code template} of a task, the first time and on every re-render: its text (inline, or its
  * {@code source} read anew), rendered with the task's env and files inside the allocation, written to its
  * destination with its perms. Every path lands where {@link ClientPath} says (the task directory or the shared
- * alloc directory) and is checked on every call — neither a read nor a write goes through a link (a task may plant one between two renders) — and every file the
- * render read is reported with its {@link #fingerprint}, what {@link TemplateWatch} polls.
+ * alloc directory) and is checked on every call — neither a read nor a write goes through a link (a task may plant
+ * one between two renders) — and every file the render read is reported with its {@link #fingerprint}, what
+ * {@link TemplateWatch} polls.
  *
  * <p>Blocking file I/O: call it on the {@link HookPool}, never on the serial executor. Stateless; thread-safe.
  */
@@ -80,7 +81,8 @@ final class TemplateRender {
         ClientPath.Target to = dirs.resolve(t.destination(), ClientPath.Kind.DESTINATION).orElseThrow(
                 () -> new ArtifactException(ClientPath.escapes("template destination", t.destination())));
         if (to.relative().isEmpty()) {
-            throw new ArtifactException("template destination \"" + t.destination() + "\" is a directory; name a file");
+            throw new ArtifactException("template destination \"" + t.destination()
+                    + "\" is a directory; name a file");
         }
         Path root = to.root();
         Path dest = SafeFiles.inside(root, to.relative(), "template destination");
@@ -126,11 +128,12 @@ final class TemplateRender {
         inputs.put(p, fingerprint(p));
         try {
             SafeFiles.checkReadable(to.root(), p);
-            try (var in = Files.newByteChannel(p, java.util.Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))) {
+            try (var in = Files.newByteChannel(p, Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))) {
                 if (in.size() > 16 << 20) {
                     throw new TemplateException("file \"" + path + "\" is larger than 16 MiB");
                 }
-                return new String(java.nio.channels.Channels.newInputStream(in).readAllBytes(), StandardCharsets.UTF_8);
+                byte[] bytes = java.nio.channels.Channels.newInputStream(in).readAllBytes();
+                return new String(bytes, StandardCharsets.UTF_8);
             }
         } catch (ArtifactException e) {
             throw new TemplateException("file \"" + path + "\": " + e.getMessage()
