@@ -22,8 +22,9 @@ import java.util.Optional;
  * account: local paths and {@code file://} (world-readable only, {@link LocalSource}), {@code http(s)://}
  * ({@link HttpSource}) and {@code git::} over a local repository ({@link GitSource}). An archive (by name, or
  * forced by {@code archive = "tar.gz"}) is unpacked unless {@code archive = "false"}; {@code checksum} is checked
- * on the downloaded file before anything is placed. The destination stays inside the task directory and nothing
- * is written through a link ({@link SafeFiles}, {@link Unpacker}).
+ * on the downloaded file before anything is placed. The destination lands where {@link ClientPath} says (the
+ * task directory or the shared alloc directory) and nothing is written through a link ({@link SafeFiles},
+ * {@link Unpacker}).
  *
  * <p>Thread-safe; {@link #fetch} blocks (network, disk, a git process) and must run on a bounded pool, never on an
  * engine thread. Interrupting it abandons the fetch.
@@ -48,15 +49,28 @@ public final class ArtifactGetter {
      * @param taskDir the task's directory (the destination is relative to it)
      */
     public void fetch(Artifact artifact, String source, Path taskDir) throws ArtifactException, InterruptedException {
-        Path root = taskDir.normalize();
+        fetch(artifact, source, taskDir, new ClientPath.Target(taskDir.normalize(), artifact.destination()));
+    }
+
+    /**
+     * @param source the artifact's source with {@code ${...}} already interpolated
+     * @param taskDir the task's directory (a relative local source is relative to it; the scratch space is in it)
+     * @param to where the destination lands ({@link ClientPath}): everything is written below its root, checked
+     *     again there, no link followed
+     */
+    public void fetch(Artifact artifact, String source, Path taskDir, ClientPath.Target to)
+            throws ArtifactException, InterruptedException {
+        Path base = taskDir.normalize();
+        Path root = to.root().normalize();
         Instant deadline = Instant.now().plus(limits.timeout());
         Bounded budget = new Bounded(limits.maxBytes(), deadline);
         Path scratch = null;
         try {
-            Path dest = SafeFiles.inside(root, artifact.destination(), "artifact destination");
-            scratch = Files.createTempDirectory(root, ".artifact-");
+            Path dest = SafeFiles.inside(root, to.relative(), "artifact destination");
+            SafeFiles.mkdirs(root, root);
+            scratch = Files.createTempDirectory(base, ".artifact-");
             Map<String, String> options = new LinkedHashMap<>(artifact.options());
-            fetchInto(artifact, source, options, root, dest, scratch, budget);
+            fetchInto(artifact, source, options, new Roots(root, base), dest, scratch, budget);
         } catch (IOException e) {
             throw new ArtifactException("artifact " + source + ": " + (e.getMessage() == null ? e.toString()
                     : e.getClass().getSimpleName() + ": " + e.getMessage()));
@@ -67,11 +81,15 @@ public final class ArtifactGetter {
         }
     }
 
-    private void fetchInto(Artifact artifact, String source, Map<String, String> options, Path root, Path dest,
+    /** Where an artifact is written ({@code root}) and what a relative local source is relative to. */
+    private record Roots(Path root, Path taskDir) {}
+
+    private void fetchInto(Artifact artifact, String source, Map<String, String> options, Roots roots, Path dest,
             Path scratch, Bounded budget) throws IOException, ArtifactException, InterruptedException {
+        Path root = roots.root();
         String shown = source;
         if (source.startsWith("git::")) {
-            Path repo = LocalSource.check(localPath(source.substring(5), root), shown);
+            Path repo = LocalSource.check(localPath(source.substring(5), roots.taskDir()), shown);
             GitSource.cloneInto(repo, options, dest, scratch, limits.timeout(), shown);
             return;
         }
@@ -84,7 +102,7 @@ public final class ArtifactGetter {
             downloaded = scratch.resolve("download");
             http.download(uri, artifact.headers(), downloaded, budget, limits.timeout(), shown);
         } else {
-            Path real = LocalSource.check(localPath(source, root), shown);
+            Path real = LocalSource.check(localPath(source, roots.taskDir()), shown);
             fileName = real.getFileName() == null ? "artifact" : real.getFileName().toString();
             if (Files.isDirectory(real, LinkOption.NOFOLLOW_LINKS)) {
                 if (artifact.mode() == ArtifactMode.FILE) {

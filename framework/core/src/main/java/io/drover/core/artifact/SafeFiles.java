@@ -7,9 +7,11 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 
 /**
- * File operations inside a task's directory that never follow a link a task could have planted: every directory
- * on the way is created or checked one component at a time without following links, and a path that is not
- * inside the root after normalisation is refused. Blocking I/O (pool threads only). Used by artifacts and templates.
+ * File operations below a root — a task's directory or the allocation's shared {@code alloc/} directory, as
+ * {@link ClientPath} resolves it — that never follow a link a task could have planted: the root itself and every
+ * directory on the way are created or checked one component at a time without following links, and a path that is
+ * not inside the root after normalisation is refused. Blocking I/O (pool threads only). Used by artifacts and
+ * templates.
  */
 public final class SafeFiles {
     private SafeFiles() {}
@@ -52,6 +54,30 @@ public final class SafeFiles {
         }
         if (!Files.isDirectory(at, LinkOption.NOFOLLOW_LINKS)) {
             throw new ArtifactException(shown(root, at) + " is not a directory");
+        }
+    }
+
+    /**
+     * Checks that {@code p} (inside {@code root}) can be read without following a link: {@code root} and every
+     * directory below it on the way are directories, not links, and {@code p} itself is not a link. Open it
+     * with {@link LinkOption#NOFOLLOW_LINKS} after this. Blocking (a stat per component).
+     */
+    public static void checkReadable(Path root, Path p) throws ArtifactException {
+        Path rel = root.normalize().relativize(p.normalize());
+        Path at = root.normalize();
+        checkDir(at, root);
+        for (Path part : rel) {
+            if (part.toString().isEmpty()) {
+                continue;
+            }
+            at = at.resolve(part);
+            if (Files.isSymbolicLink(at)) {
+                throw new ArtifactException(shown(root, at) + " is a symbolic link; refusing to follow it");
+            }
+            if (!at.equals(p.normalize()) && Files.exists(at, LinkOption.NOFOLLOW_LINKS)
+                    && !Files.isDirectory(at, LinkOption.NOFOLLOW_LINKS)) {
+                throw new ArtifactException(shown(root, at) + " is not a directory");
+            }
         }
     }
 

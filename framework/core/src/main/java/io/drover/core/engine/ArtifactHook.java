@@ -1,6 +1,7 @@
 package io.drover.core.engine;
 
 import io.drover.core.artifact.ArtifactException;
+import io.drover.core.artifact.ClientPath;
 import io.drover.core.event.TaskEvents;
 import io.drover.core.spec.Artifact;
 import io.drover.core.time.Nanos;
@@ -14,8 +15,10 @@ import java.util.concurrent.CompletionStage;
  * {@code Downloading Artifacts} event, then the downloads one after another on the {@link HookPool} (never on the
  * serial executor); a failure is a {@code Failed Artifact Download} event and a recoverable prestart error (the
  * restart policy applies, as in Nomad). Runs before every run until the artifacts were all fetched once; a
- * restart after a success fetches nothing again. {@code ${...}} in a source is resolved against the run's
- * variables ({@link TaskPrep#vars()}). A stop cancels the download (the pool thread is interrupted).
+ * restart after a success fetches nothing again. {@code ${...}} in a source and a destination is resolved against
+ * the run's variables ({@link TaskPrep#vars()}); the destination then lands where {@link ClientPath} says (the
+ * task directory or the shared alloc directory, Nomad's rule), an escape a Failed Artifact Download that is not
+ * recoverable. A stop cancels the download (the pool thread is interrupted).
  */
 final class ArtifactHook implements TaskHook {
     private final TaskRunnerHost host;
@@ -46,9 +49,20 @@ final class ArtifactHook implements TaskHook {
         prep.record(TaskEvents.downloadingArtifacts(Nanos.of(host.timers().now())));
         Interpolator vars = new Interpolator(prep.vars());
         List<String> sources = artifacts.stream().map(a -> vars.apply(a.source())).toList();
+        ClientPath paths = new ClientPath(taskDir, host.dirs().shared());
+        List<ClientPath.Target> targets = new java.util.ArrayList<>();
+        for (Artifact a : artifacts) {
+            java.util.Optional<ClientPath.Target> to = paths.resolve(vars.apply(a.destination()),
+                    ClientPath.Kind.DESTINATION);
+            if (to.isEmpty()) {
+                String message = ClientPath.escapes("artifact destination", a.destination());
+                throw new HookFailure(message, t -> TaskEvents.artifactDownloadFailed(t, message), false);
+            }
+            targets.add(to.get());
+        }
         CompletableFuture<Void> work = HookPool.submit(() -> {
             for (int i = 0; i < artifacts.size(); i++) {
-                HookPool.artifacts().fetch(artifacts.get(i), sources.get(i), taskDir);
+                HookPool.artifacts().fetch(artifacts.get(i), sources.get(i), taskDir, targets.get(i));
             }
         });
         CompletableFuture<Void> result = work.handle((v, e) -> {

@@ -1,6 +1,7 @@
 package io.drover.core.engine;
 
 import io.drover.core.artifact.ArtifactException;
+import io.drover.core.artifact.ClientPath;
 import io.drover.core.event.TaskEvent;
 import io.drover.core.spec.Template;
 import io.drover.core.template.TemplateException;
@@ -17,10 +18,12 @@ import java.util.concurrent.CompletionStage;
 /**
  * Renders the task's {@code template}s before its first run, after the artifacts (a {@code source} may come from
  * one), on the {@link HookPool}: never on the serial executor ({@link TemplateRender}). Each is written to its
- * destination inside the task directory with its {@code perms}, never through a link; {@code env = true} templates
+ * destination with its {@code perms} (where {@link ClientPath} says: {@code ${NOMAD_ALLOC_DIR}/x}, {@code ../alloc/x}
+ * and {@code /local/x} are Nomad's forms), never through a link; {@code env = true} templates
  * are read as {@code KEY=value} lines and added to the run's environment (and to what {@code ${...}} in the driver
  * config resolves). A template reads the task's environment ({@code env}) and files inside the allocation
- * ({@code file}, {@code source}; a path that leaves it, through {@code ..} or a link, is refused).
+ * ({@code file}, {@code source}: the task directory or {@code alloc/}, by {@link ClientPath}; a path that escapes,
+ * or a link on the way, is refused).
  *
  * <p>After the first render the templates are watched ({@link TemplateWatch}): a changed input re-renders them and
  * their {@code change_mode} applies; a restart's run gets the env of the latest render. A failure of the first
@@ -76,7 +79,7 @@ final class TemplateHook implements TaskHook {
         } catch (UnsafePathException e) {
             throw HookFailure.setup("failed to prepare the task: " + e.getMessage());
         }
-        TemplateRender.Dirs dirs = new TemplateRender.Dirs(taskDir, host.dirs().root().normalize());
+        TemplateRender.Dirs dirs = new TemplateRender.Dirs(new ClientPath(taskDir, host.dirs().shared()), prep.vars());
         Map<String, String> env = Map.copyOf(prep.env());
         Instant now = host.timers().now();
         CompletableFuture<First> work = new CompletableFuture<>();

@@ -1,6 +1,7 @@
 package io.drover.core.engine;
 
 import io.drover.core.artifact.ArtifactException;
+import io.drover.core.artifact.ClientPath;
 import io.drover.core.artifact.SafeFiles;
 import io.drover.core.spec.Template;
 import io.drover.core.template.GoTemplate;
@@ -22,17 +23,35 @@ import java.util.Set;
 /**
  * Rendering one {@code template} of a task, the first time and on every re-render: its text (inline, or its
  * {@code source} read anew), rendered with the task's env and files inside the allocation, written to its
- * destination with its perms. Every path is checked on every call — a read resolves links and must stay inside the
- * allocation, a write never goes through a link (a task may plant one between two renders) — and every file the
- * render read is reported with its {@link #fingerprint}, what {@link TemplateWatch} polls.
+ * destination with its perms. Every path lands where {@link ClientPath} says (the task directory or the shared
+ * alloc directory) and is checked on every call — neither a read nor a write goes through a link (a task may plant
+ * one between two renders) — and every file the render read is reported with its {@link #fingerprint}, what
+ * {@link TemplateWatch} polls.
  *
  * <p>Blocking file I/O: call it on the {@link HookPool}, never on the serial executor. Stateless; thread-safe.
  */
 final class TemplateRender {
     private TemplateRender() {}
 
-    /** Where a task's templates live: its directory and its allocation's root (both normalized). */
-    record Dirs(Path taskDir, Path allocRoot) {}
+    /**
+     * Where a task's templates live: its directory and the shared alloc directory ({@link ClientPath}), and the
+     * run's variables a {@code destination} or {@code source} is interpolated with (host paths for
+     * {@code NOMAD_ALLOC_DIR}, {@code NOMAD_TASK_DIR}, {@code NOMAD_SECRETS_DIR}); an immutable copy.
+     */
+    record Dirs(ClientPath paths, Map<String, String> vars) {
+        Dirs {
+            vars = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(vars));
+        }
+
+        Path taskDir() {
+            return paths.taskDir();
+        }
+
+        /** Where {@code raw} lands, interpolated; empty when it escapes. */
+        java.util.Optional<ClientPath.Target> resolve(String raw, ClientPath.Kind kind) {
+            return paths.resolve(new Interpolator(vars).apply(raw), kind);
+        }
+    }
 
     /**
      * Renders {@code t}; every file read is put in {@code inputs} (its path as the template named it, resolved
@@ -49,19 +68,26 @@ final class TemplateRender {
 
             @Override
             public String file(String path) throws TemplateException {
-                return read(dirs, path, inputs);
+                return read(dirs, path, inputs, false);
             }
         };
-        String text = t.data() != null ? t.data() : read(dirs, t.source(), inputs);
+        String text = t.data() != null ? t.data() : read(dirs, t.source(), inputs, true);
         return GoTemplate.parse(name, text, t.leftDelimiter(), t.rightDelimiter())
                 .render(reader, now, t.errorOnMissingKey());
     }
 
     /** Writes a rendered template to its destination, never through a link, with its perms. */
     static void write(Template t, Dirs dirs, String rendered) throws ArtifactException, IOException {
-        Path dest = SafeFiles.inside(dirs.taskDir(), t.destination(), "template destination");
-        SafeFiles.mkdirs(dirs.taskDir(), dest.getParent());
-        SafeFiles.clearFile(dirs.taskDir(), dest);
+        ClientPath.Target to = dirs.resolve(t.destination(), ClientPath.Kind.DESTINATION).orElseThrow(
+                () -> new ArtifactException(ClientPath.escapes("template destination", t.destination())));
+        if (to.relative().isEmpty()) {
+            throw new ArtifactException("template destination \"" + t.destination()
+                    + "\" is a directory; name a file");
+        }
+        Path root = to.root();
+        Path dest = SafeFiles.inside(root, to.relative(), "template destination");
+        SafeFiles.mkdirs(root, dest.getParent());
+        SafeFiles.clearFile(root, dest);
         Files.writeString(dest, rendered, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW,
                 StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
         Files.setPosixFilePermissions(dest, permissions(t.perms()));
@@ -87,22 +113,36 @@ final class TemplateRender {
         }
     }
 
-    /** A file a template reads: relative to the task directory, and inside the allocation once links resolve. */
-    private static String read(Dirs dirs, String path, Map<Path, String> inputs) throws TemplateException {
-        Path p = path.startsWith("/") ? Path.of(path).normalize() : dirs.taskDir().resolve(path).normalize();
+    /**
+     * A file a template reads ({@code source}, or {@code file "..."}): where {@link ClientPath} says (as a source:
+     * an absolute path outside the task and shared alloc directories is an escape), read without following a
+     * link on the way or at the end ({@link SafeFiles#checkReadable}, then a no-follow open), checked again at
+     * every render.
+     */
+    private static String read(Dirs dirs, String path, Map<Path, String> inputs, boolean source)
+            throws TemplateException {
+        ClientPath.Target to = dirs.resolve(path, ClientPath.Kind.SOURCE).orElseThrow(() -> new TemplateException(
+                source ? ClientPath.escapes("template source", path)
+                        : "file \"" + path + "\" is outside the allocation directory"));
+        Path p = to.path();
         inputs.put(p, fingerprint(p));
         try {
-            Path real = p.toRealPath();
-            if (!real.startsWith(dirs.allocRoot().toRealPath())) {
-                throw new TemplateException("file \"" + path + "\" is outside the allocation directory");
+            SafeFiles.checkReadable(to.root(), p);
+            try (var in = Files.newByteChannel(p, Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))) {
+                if (in.size() > 16 << 20) {
+                    throw new TemplateException("file \"" + path + "\" is larger than 16 MiB");
+                }
+                byte[] bytes = java.nio.channels.Channels.newInputStream(in).readAllBytes();
+                return new String(bytes, StandardCharsets.UTF_8);
             }
-            long size = Files.size(real);
-            if (size > 16 << 20) {
-                throw new TemplateException("file \"" + path + "\" is larger than 16 MiB");
-            }
-            return Files.readString(real, StandardCharsets.UTF_8);
+        } catch (ArtifactException e) {
+            throw new TemplateException("file \"" + path + "\": " + e.getMessage()
+                    + " (a link may lead outside the allocation directory)");
         } catch (java.nio.file.NoSuchFileException e) {
             throw new TemplateException("file \"" + path + "\" does not exist");
+        } catch (java.nio.file.FileSystemException e) {
+            throw new TemplateException("file \"" + path + "\" cannot be read (a link is not followed: it may lead "
+                    + "outside the allocation directory): " + e.getMessage());
         } catch (IOException | java.io.UncheckedIOException e) {
             throw new TemplateException("file \"" + path + "\" cannot be read: " + e.getMessage());
         }

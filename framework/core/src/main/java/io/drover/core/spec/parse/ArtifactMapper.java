@@ -1,5 +1,6 @@
 package io.drover.core.spec.parse;
 
+import io.drover.core.artifact.ClientPath;
 import io.drover.core.spec.Artifact;
 import io.drover.core.spec.ArtifactMode;
 import io.drover.core.spec.parse.tree.Field;
@@ -14,7 +15,8 @@ import java.util.Map;
 /**
  * Maps a task's {@code artifact} block (Nomad's keys: source, destination, mode, options, headers). Checks what
  * can be checked before anything runs: a source go-getter would fetch from a cloud account or a remote VCS is
- * refused, the destination must stay inside the task's directory, a checksum must be {@code type:hex} of a known
+ * refused, a destination that escapes the allocation for certain is refused ({@link ClientPath}: one with
+ * <code>${...}</code> is checked when it runs), a checksum must be {@code type:hex} of a known
  * type. Pure.
  */
 final class ArtifactMapper {
@@ -28,7 +30,7 @@ final class ArtifactMapper {
     private ArtifactMapper() {}
 
     /** @return the artifact, null when it has a problem (recorded) */
-    static Artifact artifact(Field field, MapReader task, Problems p) {
+    static Artifact artifact(Field field, MapReader task, String taskName, Problems p) {
         int before = p.size();
         String path = MapReader.join(task.path(), field.name());
         if (!(field.value() instanceof Node.Mapping m)) {
@@ -48,7 +50,8 @@ final class ArtifactMapper {
         }
         String destination = p.read(() -> r.string("destination", Artifact.DEFAULT_DESTINATION),
                 Artifact.DEFAULT_DESTINATION);
-        destinationProblem(destination).ifPresent(msg -> p.add(r.problem("destination", msg)));
+        ClientPath.parseProblem(destination, ClientPath.Kind.DESTINATION, "artifact destination", taskName)
+                .ifPresent(msg -> p.add(r.problem("destination", msg)));
         String modeName = p.read(() -> r.string("mode", "any"), "any");
         ArtifactMode mode = ArtifactMode.fromWire(modeName).orElse(null);
         if (mode == null) {
@@ -89,22 +92,6 @@ final class ArtifactMapper {
         if (s.startsWith("github.com/") || s.startsWith("git@") || s.startsWith("bitbucket.org/")) {
             return java.util.Optional.of("\"" + source + "\": remote git sources are not supported "
                     + "(use git:: over a local path, or http(s)://)");
-        }
-        return java.util.Optional.empty();
-    }
-
-    static java.util.Optional<String> destinationProblem(String destination) {
-        if (destination.startsWith("/")) {
-            return java.util.Optional.of("must be relative to the task directory (e.g. local/), found \""
-                    + destination + "\"");
-        }
-        for (String part : destination.split("/")) {
-            if (part.equals("..")) {
-                return java.util.Optional.of("must stay inside the task directory, found \"" + destination + "\"");
-            }
-        }
-        if (destination.indexOf('\0') >= 0) {
-            return java.util.Optional.of("must not contain a NUL character");
         }
         return java.util.Optional.empty();
     }

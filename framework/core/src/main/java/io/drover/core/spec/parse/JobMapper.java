@@ -333,7 +333,7 @@ final class JobMapper {
         Duration maxRuntime = p.read(() -> r.duration("max_runtime", groupMaxRuntime, true), null);
         LogConfig logs = logs(r.child("logs", LOGS_KEYS, List.of(), p), p);
         RestartPolicy restart = restart(r.child("restart", RESTART_KEYS, List.of(), p), groupRestart, p);
-        io.drover.core.spec.TaskRuntime runtime = ScheduleMapper.task(r, RuntimeMapper.task(r, p), p);
+        io.drover.core.spec.TaskRuntime runtime = ScheduleMapper.task(r, RuntimeMapper.task(r, name, p), p);
         if (p.size() != before) {
             return null;
         }

@@ -25,19 +25,20 @@ final class RuntimeMapper {
         return p.read(() -> r.stringMap("meta"), Map.of());
     }
 
-    static TaskRuntime task(MapReader r, Problems p) {
+    /** @param name the task's name (its own directory is not an escape of a path) */
+    static TaskRuntime task(MapReader r, String name, Problems p) {
         Map<String, String> meta = meta(r, p);
         Resources resources = resources(r.child("resources", RESOURCES_KEYS, List.of(), p), p);
         List<Artifact> artifacts = new ArrayList<>();
         for (Field f : r.all("artifact")) {
-            Artifact a = ArtifactMapper.artifact(f, r, p);
+            Artifact a = ArtifactMapper.artifact(f, r, name, p);
             if (a != null) {
                 artifacts.add(a);
             }
         }
         List<io.drover.core.spec.Template> templates = new ArrayList<>();
         for (Field f : r.all("template")) {
-            io.drover.core.spec.Template t = TemplateMapper.template(f, r, p);
+            io.drover.core.spec.Template t = TemplateMapper.template(f, r, name, p);
             if (t != null) {
                 templates.add(t);
             }

@@ -1,5 +1,6 @@
 package io.drover.core.spec.parse;
 
+import io.drover.core.artifact.ClientPath;
 import io.drover.core.spec.Template;
 import io.drover.core.spec.parse.tree.Field;
 import io.drover.core.spec.parse.tree.MapReader;
@@ -25,7 +26,7 @@ final class TemplateMapper {
 
     private TemplateMapper() {}
 
-    static Template template(Field field, MapReader task, Problems p) {
+    static Template template(Field field, MapReader task, String taskName, Problems p) {
         int before = p.size();
         String path = MapReader.join(task.path(), field.name());
         if (!(field.value() instanceof Node.Mapping m) || !m.labels().isEmpty()) {
@@ -42,11 +43,12 @@ final class TemplateMapper {
         if (destination == null && !r.has("destination")) {
             p.add(r.problem("destination", "is required (e.g. local/app.conf)"));
         } else if (destination != null) {
-            ArtifactMapper.destinationProblem(destination).ifPresent(msg -> p.add(r.problem("destination", msg)));
+            ClientPath.parseProblem(destination, ClientPath.Kind.DESTINATION, "template destination", taskName)
+                    .ifPresent(msg -> p.add(r.problem("destination", msg)));
         }
         if (source != null) {
-            ArtifactMapper.destinationProblem(source).ifPresent(msg -> p.add(r.problem("source",
-                    msg.replace("task directory", "allocation (relative to the task directory)"))));
+            ClientPath.parseProblem(source, ClientPath.Kind.SOURCE, "template source", taskName)
+                    .ifPresent(msg -> p.add(r.problem("source", msg)));
         }
         boolean env = p.read(() -> r.bool("env", false), false);
         String permsText = p.read(() -> r.string("perms", "0644"), "0644");

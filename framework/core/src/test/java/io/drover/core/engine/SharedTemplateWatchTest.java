@@ -1,0 +1,136 @@
+package io.drover.core.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.drover.core.event.TaskEvent;
+import io.drover.core.event.TaskEventType;
+import io.drover.core.state.AllocationState;
+import io.drover.core.state.ClientStatus;
+import io.drover.process.ProcessLeakCheck;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Templates in the shared {@code alloc/} directory ({@code ${NOMAD_ALLOC_DIR}/x}, {@code ../alloc/x}) through the
+ * real engine and raw_exec: re-rendered when their input there changes, and a link a task plants in {@code alloc/}
+ * between two renders — in place of a directory on the way to the destination, or of the input — is not followed
+ * at the re-render: the task is killed and fails ("Template failed: ..."), nothing is written outside.
+ */
+@ExtendWith(ProcessLeakCheck.class)
+class SharedTemplateWatchTest {
+    @TempDir
+    Path dataDir;
+
+    private static final String JOB = """
+            job "shared-watch" {
+              group "g" {
+                restart {
+                  attempts = 0
+                  mode = "fail"
+                }
+                task "t" {
+                  driver = "raw_exec"
+                  template {
+                    data = "v1"
+                    destination = "${NOMAD_ALLOC_DIR}/in.tpl"
+                    change_mode = "noop"
+                  }
+                  template {
+                    source = "../alloc/in.tpl"
+                    destination = "${NOMAD_ALLOC_DIR}/sub/out.txt"
+                    change_mode = "noop"
+                  }
+                  env {
+                    %s
+                  }
+                  config {
+                    command = "sh"
+                    args = ["-c", "while true; do sleep 0.05; done"]
+                  }
+                }
+              }
+            }
+            """.formatted(RawExecJobs.MARKER_ENV);
+
+    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        Instant deadline = Instant.now().plusSeconds(30);
+        while (!condition.getAsBoolean()) {
+            if (Instant.now().isAfter(deadline)) {
+                throw new AssertionError("timed out waiting for " + what);
+            }
+            Thread.sleep(20); // polling a condition with a deadline
+        }
+    }
+
+    private static String read(Path p) {
+        try {
+            return Files.exists(p) ? Files.readString(p) : "";
+        } catch (java.io.IOException e) {
+            return "";
+        }
+    }
+
+    private static void change(Path file, String text) throws Exception {
+        Path tmp = file.resolveSibling(file.getFileName() + ".new");
+        Files.writeString(tmp, text);
+        Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** Places the job, waits for its first run, and returns the shared alloc directory. */
+    private static Path running(RawExecJobs jobs, String id) throws Exception {
+        await(() -> jobs.engine.allocation(id).orElseThrow().taskStates().get("t").events().stream()
+                .anyMatch(e -> e.type() == TaskEventType.STARTED), "the first run");
+        return AllocDirs.of(jobs.dataDir, id).shared();
+    }
+
+    private static void assertFailedBy(RawExecJobs jobs, String id, String reason) throws Exception {
+        AllocationState done = jobs.engine.terminal(id).get(60, TimeUnit.SECONDS);
+        assertThat(done.clientStatus()).isEqualTo(ClientStatus.FAILED);
+        assertThat(done.taskStates().get("t").events().stream().filter(e -> e.type() == TaskEventType.KILLING)
+                .map(TaskEvent::displayMessage).toList())
+                .anySatisfy(m -> assertThat(m).startsWith("Killing task: Template failed: ").contains(reason));
+    }
+
+    @Test
+    void aSharedInputIsWatchedAndALinkedDirectoryOnTheWayIsRefused() throws Exception {
+        Path outside = Files.createDirectories(dataDir.resolve("outside"));
+        try (RawExecJobs jobs = new RawExecJobs(dataDir)) {
+            String id = jobs.engine.submit(RawExecJobs.parse(JOB)).get(0).id();
+            Path shared = running(jobs, id);
+            assertThat(read(shared.resolve("sub/out.txt"))).isEqualTo("v1");
+            change(shared.resolve("in.tpl"), "v2");
+            await(() -> read(shared.resolve("sub/out.txt")).equals("v2"), "the re-render into alloc/");
+
+            Files.delete(shared.resolve("sub/out.txt"));
+            Files.delete(shared.resolve("sub"));
+            Files.createSymbolicLink(shared.resolve("sub"), outside);
+            change(shared.resolve("in.tpl"), "v3");
+            assertFailedBy(jobs, id, "symbolic link");
+            try (Stream<Path> in = Files.list(outside)) {
+                assertThat(in.toList()).as("nothing written through the planted link").isEmpty();
+            }
+        }
+    }
+
+    @Test
+    void aLinkPlantedInPlaceOfASharedInputIsRefusedAtTheReRender() throws Exception {
+        Path secret = Files.writeString(dataDir.resolve("secret.txt"), "outside-secret");
+        try (RawExecJobs jobs = new RawExecJobs(dataDir)) {
+            String id = jobs.engine.submit(RawExecJobs.parse(JOB)).get(0).id();
+            Path shared = running(jobs, id);
+            Path in = shared.resolve("in.tpl");
+            Files.delete(in);
+            Files.createSymbolicLink(in, secret);
+            assertFailedBy(jobs, id, "symbolic link");
+            assertThat(read(shared.resolve("sub/out.txt"))).isEqualTo("v1");
+        }
+    }
+}
