@@ -14,13 +14,11 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -101,16 +99,6 @@ class ArtifactEngineTest {
                 """.formatted(id, restart, artifactBlock, RawExecJobs.MARKER_ENV, script);
     }
 
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        Instant deadline = Instant.now().plusSeconds(30);
-        while (!condition.getAsBoolean()) {
-            if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(10); // polling a condition with a deadline
-        }
-    }
-
     private static List<TaskEventType> types(AllocationState a) {
         TaskState t = a.taskStates().get("t");
         return t.events().stream().map(TaskEvent::type).toList();
@@ -123,7 +111,7 @@ class ArtifactEngineTest {
                     "");
             AllocationState hanging = jobs.engine.submit(RawExecJobs.parse(slow)).get(0);
             assertThat(slowAsked.await(30, TimeUnit.SECONDS)).as("the download started").isTrue();
-            await(() -> types(jobs.engine.allocation(hanging.id()).orElseThrow())
+            RawExecJobs.await(() -> types(jobs.engine.allocation(hanging.id()).orElseThrow())
                     .contains(TaskEventType.DOWNLOADING_ARTIFACTS), "Downloading Artifacts");
 
             // the only engine thread is free: another allocation runs from start to end while the download hangs

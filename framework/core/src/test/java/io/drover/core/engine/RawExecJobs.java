@@ -53,6 +53,25 @@ final class RawExecJobs implements AutoCloseable {
                 catalog, runtime);
     }
 
+    /** Polls {@code condition} until it holds, failing after 30 s with {@code what}: awaiting an event, no sleep. */
+    static void await(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
+        java.time.Instant deadline = java.time.Instant.now().plusSeconds(30);
+        while (!condition.getAsBoolean()) {
+            if (java.time.Instant.now().isAfter(deadline)) {
+                throw new AssertionError("timed out waiting for " + what);
+            }
+            Thread.sleep(10); // polling a condition with a deadline
+        }
+    }
+
+    /** Replaces {@code file}'s content atomically, as an editor or a deploy tool does (a template input change). */
+    static void change(Path file, String text) throws IOException {
+        Path tmp = file.resolveSibling(file.getFileName() + ".new");
+        Files.writeString(tmp, text);
+        Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+
     static Job parse(String hcl) throws Exception {
         return JobFileParser.parse("job.hcl", hcl.getBytes(StandardCharsets.UTF_8));
     }

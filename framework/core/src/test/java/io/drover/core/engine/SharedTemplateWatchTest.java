@@ -9,9 +9,7 @@ import io.drover.core.state.ClientStatus;
 import io.drover.process.ProcessLeakCheck;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -59,16 +57,6 @@ class SharedTemplateWatchTest {
             }
             """.formatted(RawExecJobs.MARKER_ENV);
 
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        Instant deadline = Instant.now().plusSeconds(30);
-        while (!condition.getAsBoolean()) {
-            if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(20); // polling a condition with a deadline
-        }
-    }
-
     private static String read(Path p) {
         try {
             return Files.exists(p) ? Files.readString(p) : "";
@@ -77,16 +65,9 @@ class SharedTemplateWatchTest {
         }
     }
 
-    private static void change(Path file, String text) throws Exception {
-        Path tmp = file.resolveSibling(file.getFileName() + ".new");
-        Files.writeString(tmp, text);
-        Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-    }
-
     /** Places the job, waits for its first run, and returns the shared alloc directory. */
     private static Path running(RawExecJobs jobs, String id) throws Exception {
-        await(() -> jobs.engine.allocation(id).orElseThrow().taskStates().get("t").events().stream()
+        RawExecJobs.await(() -> jobs.engine.allocation(id).orElseThrow().taskStates().get("t").events().stream()
                 .anyMatch(e -> e.type() == TaskEventType.STARTED), "the first run");
         return AllocDirs.of(jobs.dataDir, id).shared();
     }
@@ -106,13 +87,13 @@ class SharedTemplateWatchTest {
             String id = jobs.engine.submit(RawExecJobs.parse(JOB)).get(0).id();
             Path shared = running(jobs, id);
             assertThat(read(shared.resolve("sub/out.txt"))).isEqualTo("v1");
-            change(shared.resolve("in.tpl"), "v2");
-            await(() -> read(shared.resolve("sub/out.txt")).equals("v2"), "the re-render into alloc/");
+            RawExecJobs.change(shared.resolve("in.tpl"), "v2");
+            RawExecJobs.await(() -> read(shared.resolve("sub/out.txt")).equals("v2"), "the re-render into alloc/");
 
             Files.delete(shared.resolve("sub/out.txt"));
             Files.delete(shared.resolve("sub"));
             Files.createSymbolicLink(shared.resolve("sub"), outside);
-            change(shared.resolve("in.tpl"), "v3");
+            RawExecJobs.change(shared.resolve("in.tpl"), "v3");
             assertFailedBy(jobs, id, "symbolic link");
             try (Stream<Path> in = Files.list(outside)) {
                 assertThat(in.toList()).as("nothing written through the planted link").isEmpty();

@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -76,16 +75,6 @@ class TemplateChangeTest {
                 """.formatted(changeMode, wait, RawExecJobs.MARKER_ENV);
     }
 
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        Instant deadline = Instant.now().plusSeconds(30);
-        while (!condition.getAsBoolean()) {
-            if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(20); // polling a condition with a deadline
-        }
-    }
-
     private static TaskState task(RawExecJobs jobs, String id) {
         return jobs.engine.allocation(id).orElseThrow().taskStates().get("t");
     }
@@ -104,15 +93,8 @@ class TemplateChangeTest {
 
     /** Places the job, waits for its first run, and returns its task directory. */
     private static Path running(RawExecJobs jobs, String id) throws Exception {
-        await(() -> events(jobs, id, TaskEventType.STARTED).size() == 1, "the first run");
+        RawExecJobs.await(() -> events(jobs, id, TaskEventType.STARTED).size() == 1, "the first run");
         return AllocDirs.of(jobs.dataDir, id).task("t");
-    }
-
-    private static void change(Path file, String text) throws Exception {
-        Path tmp = file.resolveSibling(file.getFileName() + ".new");
-        Files.writeString(tmp, text);
-        Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     }
 
     private static AllocationState stop(RawExecJobs jobs, String id) throws Exception {
@@ -128,8 +110,8 @@ class TemplateChangeTest {
             assertThat(read(dir.resolve("local/out.txt"))).isEqualTo("v1");
             assertThat(read(dir.resolve("local/copy.txt"))).isEqualTo("copy=v1");
 
-            change(dir.resolve("local/in.tpl"), "v2");
-            await(() -> read(dir.resolve("local/hups")).equals("hup\n"), "the task to get SIGHUP");
+            RawExecJobs.change(dir.resolve("local/in.tpl"), "v2");
+            RawExecJobs.await(() -> read(dir.resolve("local/hups")).equals("hup\n"), "the task to get SIGHUP");
             assertThat(read(dir.resolve("local/out.txt"))).isEqualTo("v2");
             assertThat(read(dir.resolve("local/copy.txt"))).as("the file input is watched too").isEqualTo("copy=v2");
             List<TaskEvent> signals = events(jobs, id, TaskEventType.SIGNALING);
@@ -149,8 +131,8 @@ class TemplateChangeTest {
             String id = jobs.engine.submit(RawExecJobs.parse(job("restart"))).get(0).id();
             Path dir = running(jobs, id);
 
-            change(dir.resolve("local/in.tpl"), "v2");
-            await(() -> events(jobs, id, TaskEventType.STARTED).size() == 2, "the second run");
+            RawExecJobs.change(dir.resolve("local/in.tpl"), "v2");
+            RawExecJobs.await(() -> events(jobs, id, TaskEventType.STARTED).size() == 2, "the second run");
             TaskState t = task(jobs, id);
             List<TaskEventType> types = t.events().stream().map(TaskEvent::type).toList();
             int signaled = types.indexOf(TaskEventType.RESTART_SIGNALED);
@@ -178,8 +160,8 @@ class TemplateChangeTest {
                     .get(0).id();
             Path dir = running(jobs, id);
             Instant changed = Instant.now();
-            change(dir.resolve("local/in.tpl"), "v2");
-            await(() -> read(dir.resolve("local/out.txt")).equals("v2"), "the re-render");
+            RawExecJobs.change(dir.resolve("local/in.tpl"), "v2");
+            RawExecJobs.await(() -> read(dir.resolve("local/out.txt")).equals("v2"), "the re-render");
             assertThat(java.time.Duration.between(changed, Instant.now()))
                     .as("no re-render before the inputs were quiet for wait.min")
                     .isGreaterThanOrEqualTo(java.time.Duration.ofSeconds(3));
@@ -194,9 +176,9 @@ class TemplateChangeTest {
         try (RawExecJobs jobs = new RawExecJobs(dataDir)) {
             String id = jobs.engine.submit(RawExecJobs.parse(job("noop"))).get(0).id();
             Path dir = running(jobs, id);
-            change(dir.resolve("local/in.tpl"), "v2");
-            await(() -> read(dir.resolve("local/out.txt")).equals("v2"), "the re-render");
-            await(() -> read(dir.resolve("local/copy.txt")).equals("copy=v2"), "the file input's re-render");
+            RawExecJobs.change(dir.resolve("local/in.tpl"), "v2");
+            RawExecJobs.await(() -> read(dir.resolve("local/out.txt")).equals("v2"), "the re-render");
+            RawExecJobs.await(() -> read(dir.resolve("local/copy.txt")).equals("copy=v2"), "the file input's re-render");
             AllocationState done = stop(jobs, id);
             List<TaskEventType> types = done.taskStates().get("t").events().stream().map(TaskEvent::type).toList();
             assertThat(types).doesNotContain(TaskEventType.SIGNALING, TaskEventType.RESTART_SIGNALED,
