@@ -8,7 +8,9 @@ import io.drover.core.spec.TaskKind;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import org.slf4j.Logger;
 
@@ -16,7 +18,8 @@ import org.slf4j.Logger;
  * Writes {@code alloc/results.json} before poststop tasks start, so they learn what happened before them
  * (as systemd's ExecStopPost= does): each non-poststop task's State, Failed, and the exit code and signal of
  * its last run (null when it never ran). Uses the streaming generator, not databind: it is on the path of
- * every allocation and of {@code drover run}'s start-up time.
+ * every allocation and of {@code drover run}'s start-up time. A link planted at the file's name is not followed
+ * (nothing is written, a warning is logged).
  */
 final class AllocResults {
     private static final JsonFactory JSON = new JsonFactory();
@@ -26,8 +29,15 @@ final class AllocResults {
     static void write(AllocDirs dirs, Iterable<TaskRunner> runners, Logger log) {
         Path file = dirs.shared().resolve("results.json");
         try {
-            Files.createDirectories(dirs.shared());
-            try (OutputStream out = Files.newOutputStream(file);
+            OutputStream opened;
+            try {
+                opened = open(file);
+            } catch (java.nio.file.NoSuchFileException e) {
+                // the shared directory is made when the allocation starts; made again if it went missing
+                Files.createDirectories(dirs.shared());
+                opened = open(file);
+            }
+            try (OutputStream out = opened;
                     JsonGenerator g = JSON.createGenerator(out).useDefaultPrettyPrinter()) {
                 g.writeStartObject();
                 g.writeObjectFieldStart("Tasks");
@@ -59,6 +69,15 @@ final class AllocResults {
                 // a read-only disk: nothing was written either
             }
         }
+    }
+
+    /**
+     * Opens the file for writing without following a link in its name (O_NOFOLLOW): the allocation's tasks can
+     * write in {@code alloc/} and may have planted {@code results.json} as a link to a file of the agent's.
+     */
+    private static OutputStream open(Path file) throws IOException {
+        return Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
     }
 
     private static TaskEvent lastTerminated(List<TaskEvent> events) {
