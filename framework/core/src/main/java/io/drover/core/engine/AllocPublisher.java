@@ -14,7 +14,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The state persistence of one allocation: persist, then publish. Each {@link #flush} of a changed allocation
+ * The state persistence of one allocation: persist, then publish. Each {@link #flush} of a changed allocation (the
+ * allocation calls it once its actions settled: {@link SerialExecutor}'s settled action)
  * queues a new {@link AllocationState} with the {@link StateStore}; once it is durable it is published (the
  * snapshot readers see, the engine's listener, the terminal future) and the actions that waited for it
  * ({@link #afterDurable}) are posted. Without a store (drover run) every state is published at once.
@@ -29,9 +30,7 @@ final class AllocPublisher {
     private final String id;
     private final StateStore store;
     private final Consumer<AllocationState> publisher;
-    /** The allocation's serial executor, without the flush-after-action wrapper: publication itself changes nothing. */
-    private final Executor plainSerial;
-    /** The allocation's serial executor, with the flush: where waiting actions run. */
+    /** The allocation's serial executor: where publications and waiting actions run. */
     private final Executor serial;
     private final CompletableFuture<AllocationState> terminal = new CompletableFuture<>();
     /** Completes when a state of the allocation is on disk (at once for a resumed one). */
@@ -42,12 +41,10 @@ final class AllocPublisher {
     private List<Runnable> afterDurable = new ArrayList<>();
 
     /** @param store where every change is persisted before it is published; null: publish at once (drover run) */
-    AllocPublisher(String id, StateStore store, Consumer<AllocationState> publisher, Executor plainSerial,
-            Executor serial) {
+    AllocPublisher(String id, StateStore store, Consumer<AllocationState> publisher, Executor serial) {
         this.id = id;
         this.store = store;
         this.publisher = publisher;
-        this.plainSerial = plainSerial;
         this.serial = serial;
     }
 
@@ -153,7 +150,7 @@ final class AllocPublisher {
      */
     private void publishLater(AllocationState next, boolean done) {
         try {
-            plainSerial.execute(() -> publish(next, done));
+            serial.execute(() -> publish(next, done));
         } catch (RejectedExecutionException e) {
             LOG.debug("allocation {}: durable state not published, the agent is shut down", id);
         }

@@ -68,18 +68,14 @@ final class AllocRunner implements TaskRunnerHost {
         this.config = config;
         this.drivers = drivers;
         this.timers = runtime.timers();
-        this.serialExecutor = new SerialExecutor(runtime.executor(), id);
-        // flush in finally: an action that throws (an engine bug) still persists and publishes what it changed, so
-        // a placement is never left unrecorded (a PUT waiting for it, a state lost by a kill -9)
-        this.serial = action -> serialExecutor.execute(() -> {
-            try {
-                action.run();
-            } finally {
-                flush();
-            }
-        });
+        // The state is persisted (then published) once it is settled: when the allocation's queue runs dry (or a
+        // batch of its actions ends), one version for every action that ran since, not one per action. It runs
+        // after an action that threw (an engine bug) too, so a placement is never left unrecorded (a PUT waiting
+        // for it, a state lost by a kill -9).
+        this.serialExecutor = new SerialExecutor(runtime.executor(), id, this::flush);
+        this.serial = serialExecutor;
         this.dirs = AllocDirs.of(config.dataDir(), id);
-        this.publisher = new AllocPublisher(id, store, publisher, serialExecutor, serial);
+        this.publisher = new AllocPublisher(id, store, publisher, serial);
         this.gc = new AllocGc(id, runners, config, dirs, timers, this.publisher);
         this.lifecycle = new AllocLifecycle(runners, dirs, timers, this.publisher, gc);
         this.createTime = createTime >= 0 ? createTime : Nanos.of(timers.now());
@@ -245,13 +241,7 @@ final class AllocRunner implements TaskRunnerHost {
 
     @Override
     public Executor urgent() {
-        return action -> serialExecutor.executeUrgent(() -> {
-            try {
-                action.run();
-            } finally {
-                flush();
-            }
-        });
+        return serialExecutor::executeUrgent;
     }
 
     @Override
@@ -321,7 +311,7 @@ final class AllocRunner implements TaskRunnerHost {
         publisher.handle(runner.name(), handle);
     }
 
-    /** After every action: persists and publishes what it changed ({@link AllocPublisher#flush}). */
+    /** Once the allocation's actions settled: persists and publishes what they changed ({@link AllocPublisher#flush}). */
     private void flush() {
         publisher.flush(this::buildSnapshot, lifecycle.phase() == AllocLifecycle.Phase.DONE);
     }
