@@ -289,6 +289,11 @@ final class AllocRunner implements TaskRunnerHost {
     }
 
     @Override
+    public TaskPaths paths(String task) throws UnsafePathException {
+        return view.paths(task);
+    }
+
+    @Override
     public Map<String, String> runtimeEnv(Task task) throws UnsafePathException {
         return view.runtimeEnv(task, network);
     }

@@ -10,16 +10,19 @@ import io.drover.core.state.DesiredStatus;
 import io.drover.core.state.TaskState;
 import io.drover.core.time.Nanos;
 import io.drover.driver.api.Timers;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * What an allocation shows of itself: its name, the {@link AllocationState} it persists and publishes (built from
- * its task runners and lifecycle), and its tasks' runtime environment. Reads the allocation's parts, changes
- * nothing.
+ * its task runners and lifecycle), and its tasks' paths and runtime environment. Reads the allocation's parts,
+ * changes nothing; what does not change during the allocation's life (a task's paths, its runtime variables but
+ * the poststop results, its merged meta) is derived once per task and kept.
  *
- * <p>Serial executor of the allocation only (it reads the runners' state).
+ * <p>Serial executor of the allocation only (it reads the runners' state; the kept values are plain maps).
  */
 final class AllocView {
     private final String id;
@@ -31,6 +34,9 @@ final class AllocView {
     private final AllocDirs dirs;
     private final List<TaskRunner> runners;
     private final AllocLifecycle lifecycle;
+    private final Map<String, TaskPaths> paths = new HashMap<>();
+    private final Map<String, Map<String, String>> envs = new HashMap<>();
+    private final Map<String, Map<String, String>> metas = new HashMap<>();
 
     AllocView(String id, Job job, TaskGroup group, int index, long createTime, Timers timers, AllocDirs dirs,
             List<TaskRunner> runners, AllocLifecycle lifecycle) {
@@ -50,22 +56,51 @@ final class AllocView {
         return job.id() + "." + group.name() + "[" + index + "]";
     }
 
-    /** The task's merged meta (task over group over job). */
+    /** The task's merged meta (task over group over job), unmodifiable; derived once per task. */
     Map<String, String> meta(Task task) {
-        return RuntimeEnv.meta(job, group, task);
+        Map<String, String> meta = metas.get(task.name());
+        if (meta == null) {
+            meta = Collections.unmodifiableMap(RuntimeEnv.meta(job, group, task));
+            metas.put(task.name(), meta);
+        }
+        return meta;
     }
 
-    /** Nomad's runtime variables of a task, the group's ports, and a poststop task's result variables. */
+    /**
+     * The task's checked paths, derived once per task. A name that gives no path inside the allocation throws at
+     * every call (it is not kept).
+     */
+    TaskPaths paths(String task) throws UnsafePathException {
+        TaskPaths p = paths.get(task);
+        if (p == null) {
+            p = TaskPaths.of(dirs, task);
+            paths.put(task, p);
+        }
+        return p;
+    }
+
+    /**
+     * Nomad's runtime variables of a task, the group's ports, and a poststop task's result variables; unmodifiable.
+     * All but the results are derived once per task: the allocation's network is assigned before any task runs
+     * ({@code network} is the same at every call).
+     */
     Map<String, String> runtimeEnv(Task task, PortAllocator.Assignment network) throws UnsafePathException {
-        Map<String, String> env = RuntimeEnv.of(job, group, task, id, name(), index, dirs);
-        if (network.resources() != null) {
-            env.putAll(RuntimeEnv.ports(network.resources()));
+        Map<String, String> env = envs.get(task.name());
+        if (env == null) {
+            Map<String, String> base = RuntimeEnv.of(job, group, task, id, name(), index, dirs, paths(task.name()));
+            if (network.resources() != null) {
+                base.putAll(RuntimeEnv.ports(network.resources()));
+            }
+            env = Collections.unmodifiableMap(base);
+            envs.put(task.name(), env);
         }
-        if (task.kind() == TaskKind.POSTSTOP) {
-            env.put("DROVER_ALLOC_RESULT", lifecycle.mainTasksSucceeded() ? "success" : "failed");
-            env.put("DROVER_FAILED_TASKS", String.join(",", lifecycle.failedTasks()));
+        if (task.kind() != TaskKind.POSTSTOP) {
+            return env;
         }
-        return env;
+        Map<String, String> results = new LinkedHashMap<>(env);
+        results.put("DROVER_ALLOC_RESULT", lifecycle.mainTasksSucceeded() ? "success" : "failed");
+        results.put("DROVER_FAILED_TASKS", String.join(",", lifecycle.failedTasks()));
+        return Collections.unmodifiableMap(results);
     }
 
     /** The allocation's state now: every task's state, the client status they and the lifecycle give. */

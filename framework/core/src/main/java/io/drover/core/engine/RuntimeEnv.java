@@ -5,7 +5,6 @@ import io.drover.core.spec.Resources;
 import io.drover.core.spec.Task;
 import io.drover.core.spec.TaskGroup;
 import io.drover.core.state.AllocatedResources;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -22,7 +21,7 @@ final class RuntimeEnv {
     private RuntimeEnv() {}
 
     static Map<String, String> of(Job job, TaskGroup group, Task task, String allocId, String allocName, int index,
-            AllocDirs dirs) throws UnsafePathException {
+            AllocDirs dirs, TaskPaths paths) {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("NOMAD_ALLOC_ID", allocId);
         env.put("NOMAD_SHORT_ALLOC_ID", allocId.length() > 8 ? allocId.substring(0, 8) : allocId);
@@ -45,9 +44,8 @@ final class RuntimeEnv {
             env.put("NOMAD_MEMORY_MAX_LIMIT", String.valueOf(res.memoryMaxMb()));
         }
         env.put("NOMAD_ALLOC_DIR", dirs.shared().toString());
-        Path taskDir = dirs.task(task.name());
-        env.put("NOMAD_TASK_DIR", taskDir.resolve("local").toString());
-        env.put("NOMAD_SECRETS_DIR", taskDir.resolve("secrets").toString());
+        env.put("NOMAD_TASK_DIR", paths.local().toString());
+        env.put("NOMAD_SECRETS_DIR", paths.secrets().toString());
         meta(job, group, task).forEach((k, v) -> {
             env.put("NOMAD_META_" + k, v);
             env.put("NOMAD_META_" + k.toUpperCase(Locale.ROOT), v);

@@ -64,10 +64,10 @@ final class TaskDriverCalls {
     TaskConfig config(TaskPrep prep) throws UnsafePathException {
         Map<String, String> env = prep.env();
         LogConfig logs = task.logs() == null ? LogConfig.DEFAULT : task.logs();
+        TaskPaths paths = host.paths(task.name());
         return new TaskConfig(runTaskId, host.allocId(), env.getOrDefault("NOMAD_JOB_ID", ""),
                 env.getOrDefault("NOMAD_GROUP_NAME", ""), task.name(), userConfig(prep.config()), env,
-                host.dirs().task(task.name()), host.dirs().shared(), host.dirs().log(task.name(), "stdout"),
-                host.dirs().log(task.name(), "stderr"), Math.max(1, logs.maxFiles()),
+                paths.dir(), host.dirs().shared(), paths.stdout(), paths.stderr(), Math.max(1, logs.maxFiles()),
                 (long) Math.max(1, logs.maxFileSizeMb()) << 20);
     }
 

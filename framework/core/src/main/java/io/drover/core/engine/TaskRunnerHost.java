@@ -30,6 +30,15 @@ interface TaskRunnerHost {
 
     AllocDirs dirs();
 
+    /**
+     * The task's checked paths ({@link TaskPaths}); the allocation derives them once per task.
+     *
+     * @throws UnsafePathException when the task's name does not give paths inside the allocation's directory
+     */
+    default TaskPaths paths(String task) throws UnsafePathException {
+        return TaskPaths.of(dirs(), task);
+    }
+
     Duration maxKillTimeout();
 
     /** How long a driver may take to start a run (client {@code driver_start_timeout}). */
