@@ -73,9 +73,16 @@ public record AllocDirs(Path root) {
         return child(logs(), task + "." + stream + ".0", "log file of task");
     }
 
+    /**
+     * Creates the allocation directory and its shared {@code alloc/{logs,data,tmp}}: one mkdir each once
+     * {@code <data_dir>/alloc} exists (each level made in order, so no mkdir fails first for a missing parent).
+     */
     void createShared() throws IOException {
+        Files.createDirectories(root);
+        Path shared = shared();
+        Files.createDirectories(shared);
         for (String d : new String[] {"logs", "data", "tmp"}) {
-            Files.createDirectories(shared().resolve(d));
+            Files.createDirectories(shared.resolve(d));
         }
     }
 
@@ -150,8 +157,20 @@ public record AllocDirs(Path root) {
      */
     void createTask(String name) throws IOException {
         Path dir = task(name);
-        Files.createDirectories(dir);
-        if (!dir.toRealPath().startsWith(root.toRealPath()) || Files.isSymbolicLink(dir)) {
+        boolean made;
+        try {
+            Files.createDirectory(dir);
+            made = true;
+        } catch (java.nio.file.FileAlreadyExistsException e) {
+            made = false; // a directory, or a link or file someone put there: checked below
+        } catch (java.nio.file.NoSuchFileException e) {
+            Files.createDirectories(dir);
+            made = false;
+        }
+        // A directory this mkdir made is a new entry of the allocation directory (mkdir never follows a link in
+        // its last component: one planted there fails it), so it is inside by construction; anything that was
+        // there already is resolved and checked.
+        if (!made && (!dir.toRealPath().startsWith(root.toRealPath()) || Files.isSymbolicLink(dir))) {
             throw new UnsafePathException("task directory " + dir + " resolves outside " + root);
         }
         for (String d : new String[] {"local", "secrets", "tmp"}) {
