@@ -30,6 +30,8 @@ final class EngineHarness implements AutoCloseable {
     final EngineRuntime runtime;
     final DriverRegistry registry;
     final JournalStore store;
+    /** What the engine asked of the durable store (null without one). */
+    final CountingStore counts;
     final Engine engine;
 
     /**
@@ -51,8 +53,9 @@ final class EngineHarness implements AutoCloseable {
             registry.problems().forEach(p -> env.progress().println("warning: " + p));
         }
         store = durable ? JournalStore.open(dataDir.resolve("state")) : null;
+        counts = store == null ? null : new CountingStore(store);
         engine = new Engine(new EngineConfig(dataDir, Duration.ofSeconds(30), policy),
-                wrap.apply(registry), runtime, store, () -> UUID.randomUUID().toString());
+                wrap.apply(registry), runtime, counts, () -> UUID.randomUUID().toString());
     }
 
     /**

@@ -35,7 +35,9 @@ final class LifecycleBench implements Bench {
                         n / seconds, "allocs/s", String.format("ceiling at this CPU cost on %d cores: %,.0f allocs/s",
                                 cores, cores / (cpuPerAlloc / 1e6))),
                 Figure.info(name(), "CPU time of the JVM (all threads) per allocation", cpuPerAlloc, "us",
-                        String.format("of which GC pauses %.0f us (wall)", gcPerAlloc)));
+                        String.format("of which GC pauses %.0f us (wall)", gcPerAlloc)),
+                Figure.info(name(), "state versions persisted per allocation", run[3] / n, "",
+                        String.format("driver-handle writes %.2f", run[4] / n)));
     }
 
     private static long gcMillis() {
@@ -43,7 +45,10 @@ final class LifecycleBench implements Bench {
                 .mapToLong(java.lang.management.GarbageCollectorMXBean::getCollectionTime).sum();
     }
 
-    /** Wall seconds, process CPU nanoseconds (all threads), collector wall milliseconds x 1000 (us) of one run. */
+    /**
+     * Wall seconds, process CPU microseconds (all threads), collector wall microseconds, versions persisted and
+     * driver-handle writes of one run.
+     */
     private static double[] measure(BenchEnv env, String dir, int n) throws Exception {
         Job job = EngineHarness.job("lifecycle", """
                 job "lifecycle" {
@@ -76,7 +81,8 @@ final class LifecycleBench implements Bench {
             List<AllocationState> placed = h.engine.submit(job);
             h.awaitTerminal(placed, 600);
             double wall = (System.nanoTime() - t0) / 1e9;
-            return new double[] {wall, (os.getProcessCpuTime() - cpu0) / 1e3, (gcMillis() - gc0) * 1e3};
+            return new double[] {wall, (os.getProcessCpuTime() - cpu0) / 1e3, (gcMillis() - gc0) * 1e3,
+                    h.counts.persists.sum(), h.counts.handles.sum()};
         }
     }
 }
