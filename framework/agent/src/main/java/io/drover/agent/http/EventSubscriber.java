@@ -51,17 +51,22 @@ final class EventSubscriber {
             if (closed) {
                 return;
             }
-            if (queuedBytes + frame.length > MAX_QUEUED_BYTES) {
+            if (queuedBytes + frame.length <= MAX_QUEUED_BYTES) {
+                queue.add(ByteBuffer.wrap(frame));
+                queuedBytes += frame.length;
+                if (writing) {
+                    return;
+                }
+                writing = true;
+            } else {
                 LOG.info("event stream client dropped: it did not read {} bytes of events", queuedBytes);
-                closeLocked(new IOException("event stream reader too slow"));
-                return;
+                markClosedLocked();
+                frame = null;
             }
-            queue.add(ByteBuffer.wrap(frame));
-            queuedBytes += frame.length;
-            if (writing) {
-                return;
-            }
-            writing = true;
+        }
+        if (frame == null) {
+            end(new IOException("event stream reader too slow")); // outside the monitor: it calls into Jetty
+            return;
         }
         writeNext();
     }
@@ -99,17 +104,32 @@ final class EventSubscriber {
     /** Ends the stream by closing the connection (an event stream has no last frame). Idempotent; any thread. */
     void close(Throwable why) {
         synchronized (this) {
-            closeLocked(why);
+            if (!markClosedLocked()) {
+                return;
+            }
         }
+        end(why);
     }
 
-    private void closeLocked(Throwable why) {
+    /** Marks the stream closed and drops its queue; false when it already was. */
+    private boolean markClosedLocked() {
         if (closed) {
-            return;
+            return false;
         }
         closed = true;
         queue.clear();
         queuedBytes = 0;
+        return true;
+    }
+
+    /**
+     * Fails the exchange (Jetty closes the connection and fails a write in flight, whose callback may run on this
+     * thread or a Jetty one and takes this object's monitor) and leaves the broker. Called once, by the thread that
+     * marked the stream closed, never under this object's monitor: held across a call into Jetty, it would be
+     * taken before Jetty's locks here and after them by a Jetty thread completing a write (a lock-order hazard
+     * the agent's close, which ends every stream, must not run into).
+     */
+    private void end(Throwable why) {
         exchange.abort(why);
         onClose.accept(this);
     }

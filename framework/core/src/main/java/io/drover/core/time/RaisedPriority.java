@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -19,6 +20,8 @@ import org.slf4j.LoggerFactory;
  * reads its own kernel id from {@code /proc/thread-self} (a link the kernel makes, {@code PID/task/TID}), and a
  * short-lived daemon thread runs {@code renice -n -10 -p TID} (util-linux, by absolute path, with an empty
  * environment), which on Linux sets that one thread's nice value. Never blocks the raised thread; never throws.
+ * The renice thread is returned to its owner, which ends it when the raised thread ends ({@link RealTimers#close()}):
+ * an interrupt kills the renice process and waits for it, so no child of the agent outlives its close.
  *
  * <p>A raised thread must never spawn a process (a child inherits its nice value): the timer thread only posts
  * work and signals, tasks are spawned on engine threads.
@@ -34,20 +37,22 @@ public final class RaisedPriority {
     /**
      * Starts raising the calling thread (returns at once; the renice runs on its own short-lived thread).
      *
-     * @return false when this process may not raise priorities or the thread id is unknown: nothing was started
+     * @return the started renice thread, which ends by itself once renice exited (at most 5 s); interrupting it
+     *     kills the renice process and waits (up to 1 s) for it to be reaped before the thread ends. Empty when
+     *     this process may not raise priorities or the thread id is unknown: nothing was started
      */
-    public static boolean raiseCallingThread() {
+    public static Optional<Thread> raiseCallingThread() {
         OptionalInt tid = callingThreadId();
         if (tid.isEmpty() || !allowed()) {
             LOG.debug("thread {} keeps nice 0 (the agent is not root and lacks CAP_SYS_NICE)",
                     Thread.currentThread().getName());
-            return false;
+            return Optional.empty();
         }
         String name = Thread.currentThread().getName();
         Thread t = new Thread(() -> renice(tid.getAsInt(), name), "drover-renice");
         t.setDaemon(true);
         t.start();
-        return true;
+        return Optional.of(t);
     }
 
     /** The calling thread's kernel id, from {@code /proc/thread-self} ({@code PID/task/TID}); empty if unreadable. */
@@ -99,16 +104,29 @@ public final class RaisedPriority {
             pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
             pb.directory(new java.io.File("/"));
             Process p = pb.start();
-            if (!p.waitFor(5, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                LOG.info("thread {} keeps nice 0: renice did not answer within 5 s", name);
-            } else if (p.exitValue() != 0) {
-                LOG.info("thread {} keeps nice 0: renice exited {}", name, p.exitValue());
-            } else {
-                LOG.debug("thread {} ({}) runs at nice {}", name, tid, NICE);
+            try {
+                if (!p.waitFor(5, TimeUnit.SECONDS)) {
+                    kill(p);
+                    LOG.info("thread {} keeps nice 0: renice did not answer within 5 s", name);
+                } else if (p.exitValue() != 0) {
+                    LOG.info("thread {} keeps nice 0: renice exited {}", name, p.exitValue());
+                } else {
+                    LOG.debug("thread {} ({}) runs at nice {}", name, tid, NICE);
+                }
+            } catch (InterruptedException e) {
+                kill(p); // the owner is closing: the raised thread is gone, the renice has no purpose left
+                LOG.debug("thread {}: renice stopped, its owner closed", name);
             }
         } catch (IOException e) {
             LOG.info("thread {} keeps nice 0: {}", name, e.getMessage());
+        }
+    }
+
+    /** SIGKILLs the renice and waits (up to 1 s) until the JDK reaped it: no child is left behind once this returns. */
+    private static void kill(Process p) {
+        p.destroyForcibly();
+        try {
+            p.waitFor(1, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 public final class RealTimers implements Timers, AutoCloseable {
     private final Clock clock = Clock.systemUTC();
     private final ScheduledThreadPoolExecutor timer;
+    private volatile Thread renicer; // the renice raisePriority started (null when none): close() ends it
 
     public RealTimers() {
         timer = new ScheduledThreadPoolExecutor(1, r -> {
@@ -28,11 +29,16 @@ public final class RealTimers implements Timers, AutoCloseable {
 
     /**
      * Raises the timer thread to nice {@value RaisedPriority#NICE} where the process may ({@link RaisedPriority}):
-     * the agent's kill deadlines then hold on a machine its tasks saturate. Returns at once; idempotent enough (a
-     * second call renices again).
+     * the agent's kill deadlines then hold on a machine its tasks saturate. Returns at once; call it once (the
+     * renice it starts is the one {@link #close()} ends).
      */
     public void raisePriority() {
-        timer.execute(RaisedPriority::raiseCallingThread);
+        timer.execute(() -> RaisedPriority.raiseCallingThread().ifPresent(t -> renicer = t));
+    }
+
+    /** The renice {@link #raisePriority()} started, once the timer thread ran it; null before, or when none (tests). */
+    Thread reniceThread() {
+        return renicer;
     }
 
     @Override
@@ -46,8 +52,25 @@ public final class RealTimers implements Timers, AutoCloseable {
         return () -> f.cancel(false);
     }
 
+    /**
+     * Stops the timer thread (pending timers are dropped) and ends a renice still under way, so that no child
+     * process of this object outlives the call: a renice on a loaded machine can take longer than a short-lived
+     * agent. Bounded: about 1 s for a timer action still running, 2 s for the renice to be killed and reaped (both
+     * are milliseconds in practice). Idempotent; any thread but the timer's own.
+     */
     @Override
     public void close() {
         timer.shutdownNow();
+        try {
+            // a raise still running on the timer thread has published its renice thread once the timer ended
+            timer.awaitTermination(1, TimeUnit.SECONDS);
+            Thread r = renicer;
+            if (r != null) {
+                r.interrupt(); // kills the renice process and waits for its reaping
+                r.join(2000);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

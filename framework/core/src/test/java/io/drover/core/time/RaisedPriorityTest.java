@@ -70,6 +70,29 @@ class RaisedPriorityTest {
         }
     }
 
+    /**
+     * An agent closed while its timer's renice still runs (a short-lived agent, a loaded machine) leaves no child
+     * behind: close ends the renice (StateDirTrustTest's "no process left" failed under load without this). Each
+     * round closes as soon as the raise started its renice thread, while renice is being spawned or runs.
+     */
+    @Test
+    void closeEndsTheReniceStillUnderWayAndLeavesNoChild() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(RaisedPriority.allowed(), "only root or CAP_SYS_NICE renices");
+        for (int i = 0; i < 20; i++) {
+            RealTimers timers = new RealTimers();
+            timers.raisePriority();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (timers.reniceThread() == null && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            Thread renice = timers.reniceThread();
+            assertThat(renice).as("round %d: the raise started a renice", i).isNotNull();
+            timers.close();
+            assertThat(ProcessHandle.current().children().toList()).as("round %d: no renice left", i).isEmpty();
+            assertThat(renice.isAlive()).as("round %d: the renice thread ended", i).isFalse();
+        }
+    }
+
     private static int timerThreadId(RealTimers timers) throws Exception {
         CompletableFuture<Integer> tid = new CompletableFuture<>();
         timers.schedule(Duration.ZERO, () -> tid.complete(RaisedPriority.callingThreadId().orElse(-1)));
