@@ -9,10 +9,16 @@ import picocli.CommandLine.Option;
 
 /** The {@code -config FILE} option shared by commands that start drivers; built-in defaults when absent. */
 public final class ConfigOption {
-    @Option(names = {"-config", "--config"}, paramLabel = "FILE",
-            description = "Agent config file (HCL or JSON): data_dir, plugin_dir, the client block and plugin "
-                    + "blocks. Without it: built-in defaults.")
+    private static final String HELP = "Agent config file (HCL or JSON): data_dir, plugin_dir, the client block "
+            + "and plugin blocks. Without it: built-in defaults.";
+
+    @Option(names = {"-config", "--config"}, paramLabel = "FILE", description = HELP)
     private Path file;
+
+    /** Adds {@code -config} to a model built in code ({@link Specs}), as {@code @Mixin} does to an annotated one. */
+    public void addTo(picocli.CommandLine.Model.CommandSpec spec) {
+        spec.addOption(Specs.option(Path.class, "FILE", () -> file, v -> file = v, HELP, "-config", "--config"));
+    }
 
     /** Whether {@code -config} was given. */
     public boolean given() {

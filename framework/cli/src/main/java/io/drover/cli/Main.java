@@ -22,19 +22,23 @@ import picocli.CommandLine.Spec;
 @Command(name = "drover",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
-        description = "Drover runs jobs of tasks through driver plugins, with Nomad's task lifecycle.",
-        footer = {"", "Exit codes: 0 ok, 1 an allocation failed, no agent or an agent error, 2 bad input (usage, "
-                + "job file, config, driver).",
-                "Client commands find the agent at -address, else DROVER_ADDR, else http://127.0.0.1:4747.",
-                "Set DROVER_DEBUG=1 to see stack traces of unexpected errors."})
+        description = Main.DESCRIPTION,
+        footer = {"", Main.EXIT_CODES, Main.ADDRESS, Main.DEBUG})
 public final class Main implements Callable<Integer> {
+    static final String DESCRIPTION = "Drover runs jobs of tasks through driver plugins, with Nomad's task "
+            + "lifecycle.";
+    static final String EXIT_CODES = "Exit codes: 0 ok, 1 an allocation failed, no agent or an agent error, 2 bad "
+            + "input (usage, job file, config, driver).";
+    static final String ADDRESS = "Client commands find the agent at -address, else DROVER_ADDR, else "
+            + "http://127.0.0.1:4747.";
+    static final String DEBUG = "Set DROVER_DEBUG=1 to see stack traces of unexpected errors.";
     /**
      * The subcommands by name. Only the one a command line invokes is built: picocli builds a command's model by
      * reflection, and building every subcommand cost ~80 ms of {@code drover run}'s start-up.
      */
     private static final Map<String, Class<?>> SUBCOMMANDS = subcommands();
     /** The root's own options: its usage or version never needs a command's model. */
-    private static final java.util.Set<String> ROOT_HELP = java.util.Set.of("-h", "--help", "-V", "--version");
+    static final java.util.Set<String> ROOT_HELP = java.util.Set.of("-h", "--help", "-V", "--version");
 
     private static Map<String, Class<?>> subcommands() {
         Map<String, Class<?>> m = new LinkedHashMap<>();
@@ -52,6 +56,16 @@ public final class Main implements Callable<Integer> {
 
     @Spec
     private CommandLine.Model.CommandSpec spec;
+
+    /** The root's model built in code ({@link CodeModels}): the annotations' without reflection. */
+    static CommandLine.Model.CommandSpec model() {
+        Main main = new Main();
+        CommandLine.Model.CommandSpec spec = Specs.command(main, "drover", true, DESCRIPTION);
+        spec.versionProvider(new VersionProvider());
+        spec.usageMessage().footer("", EXIT_CODES, ADDRESS, DEBUG);
+        main.spec = spec;
+        return Specs.help(spec);
+    }
 
     /** No subcommand: show the usage and fail as a usage error. */
     @Override
@@ -92,22 +106,22 @@ public final class Main implements Callable<Integer> {
     }
 
     /**
-     * The model of the command line: when it names a command (and a subcommand of a group such as {@code alloc
-     * status}), only that one is built; for the root's usage ({@code drover}, {@code drover --help}) each command
-     * is only named and described; otherwise (a usage error) every command is built.
+     * The model of the command line: the root's usage and version and the most used client commands are built in
+     * code ({@link CodeModels}: no annotation reflection); otherwise, when it names a command (and a subcommand of
+     * a group such as {@code alloc stop}), only that one is built from its annotations; else (a usage error,
+     * {@code drover help}) every command is.
      */
     private static CommandLine build(String[] args, CliContext ctx) {
-        CommandLine cmd = new CommandLine(new Main(), new ContextFactory(ctx));
-        // before setOut/setErr and the handlers: picocli hands them down to the subcommands present then
         ContextFactory factory = new ContextFactory(ctx);
+        CommandLine inCode = CodeModels.forArgs(args, ctx, factory);
+        if (inCode != null) {
+            return inCode;
+        }
+        CommandLine cmd = new CommandLine(new Main(), factory);
+        // before setOut/setErr and the handlers: picocli hands them down to the subcommands present then
         Class<?> only = args.length > 0 ? SUBCOMMANDS.get(args[0]) : null;
         if (only != null && only != CommandLine.HelpCommand.class) {
             cmd.addSubcommand(args[0], args.length > 1 ? group(factory, only, args[1]) : create(factory, only));
-        } else if (args.length == 0 || (args.length == 1 && ROOT_HELP.contains(args[0]))) {
-            // the root's usage lists each command's name and description only, its version names none: no need to
-            // build their models (--version built all 15: ~300 ms of CPU)
-            SUBCOMMANDS.forEach((name, type) -> cmd.addSubcommand(name, type == CommandLine.HelpCommand.class
-                    ? create(factory, type) : listed(name, type)));
         } else {
             SUBCOMMANDS.forEach((name, type) -> cmd.addSubcommand(name, create(factory, type)));
         }
@@ -132,17 +146,6 @@ public final class Main implements Callable<Integer> {
             }
         }
         return create(factory, type);
-    }
-
-    /** A command as the root's usage lists it: its name and description, nothing to run. */
-    private static CommandLine listed(String name, Class<?> type) {
-        CommandLine.Model.CommandSpec spec = CommandLine.Model.CommandSpec.wrapWithoutInspection(type).name(name);
-        Command c = type.getAnnotation(Command.class);
-        if (c != null) {
-            spec.aliases(c.aliases());
-            spec.usageMessage().description(c.description()).hidden(c.hidden());
-        }
-        return new CommandLine(spec);
     }
 
     private static Object newInstance(ContextFactory factory, Class<?> type) {

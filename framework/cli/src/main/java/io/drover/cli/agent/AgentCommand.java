@@ -32,13 +32,17 @@ import picocli.CommandLine.Option;
 @Command(name = "agent",
         sortOptions = false,
         mixinStandardHelpOptions = true,
-        description = {"Runs the Drover agent: driver plugins, durable state in data_dir and the HTTP API.",
+        description = {AgentCommand.SUMMARY,
             "Runs until SIGTERM or Ctrl-C; then stops gracefully and leaves tasks running for the next agent "
                     + "to re-attach.",
             "The banner on stderr names the API address ('API: http://HOST:PORT'), data_dir and drivers."},
         footer = {"", "Exit codes: 1 the agent could not start, its state store failed, or a stop left changes "
                 + "unwritten (data_dir full or read-only), 2 bad config."})
 public final class AgentCommand implements Callable<Integer> {
+    /** The first line of its description: what the root's usage lists (built in code, {@code Main}). */
+    public static final String SUMMARY = "Runs the Drover agent: driver plugins, durable state in data_dir and "
+            + "the HTTP API.";
+
     static final long STORE_CHECK_MILLIS = 250;
 
     private final CliContext ctx;

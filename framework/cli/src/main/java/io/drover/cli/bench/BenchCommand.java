@@ -33,11 +33,14 @@ import picocli.CommandLine.Option;
 @Command(name = "bench",
         sortOptions = false,
         mixinStandardHelpOptions = true,
-        description = {"Measures Drover: launch vs ProcessBuilder, lifecycle throughput, kill escalation and "
-                + "max_runtime lateness, GC, 10,000 concurrent tasks, durable events/s, drover run of the seed job, "
-                + "agent start with 10,000 allocations, GET /v1/allocation/:id latency.",
+        description = {BenchCommand.SUMMARY,
             "Prints each figure beside its baseline and aim (docs/performance.md)."})
 public final class BenchCommand implements Callable<Integer> {
+    /** The first line of its description: what the root's usage lists (built in code, {@code Main}). */
+    public static final String SUMMARY = "Measures Drover: launch vs ProcessBuilder, lifecycle throughput, kill "
+            + "escalation and max_runtime lateness, GC, 10,000 concurrent tasks, durable events/s, drover run of the "
+            + "seed job, agent start with 10,000 allocations, GET /v1/allocation/:id latency.";
+
     private final CliContext ctx;
 
     @Option(names = "--quick", description = "The CI form: smaller counts, under 2 minutes.")

@@ -9,10 +9,13 @@ import picocli.CommandLine.Spec;
 /** {@code drover alloc}: alloc commands against a running agent; alone it shows its usage (exit code 2). */
 @Command(name = "alloc",
         mixinStandardHelpOptions = true,
-        description = "Allocation commands (talk to a running agent).",
+        description = AllocCommand.SUMMARY,
         subcommands = {AllocStatusCommand.class, AllocLogsCommand.class, AllocStopCommand.class,
             AllocSignalCommand.class})
 public final class AllocCommand implements Callable<Integer> {
+    /** The first line of its description: what the root's usage lists (built in code, {@code Main}). */
+    public static final String SUMMARY = "Allocation commands (talk to a running agent).";
+
     @Spec
     private CommandLine.Model.CommandSpec spec;
 

@@ -2,6 +2,7 @@ package io.drover.cli.client;
 
 import io.drover.cli.CliContext;
 import io.drover.cli.ExitCodes;
+import io.drover.cli.Specs;
 import io.drover.cli.UserException;
 import io.drover.cli.format.AllocStatusFormatter;
 import io.drover.cli.format.TerminalText;
@@ -11,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -24,27 +26,44 @@ import picocli.CommandLine.Parameters;
 @Command(name = "status",
         sortOptions = false,
         mixinStandardHelpOptions = true,
-        description = "Shows an allocation like 'nomad alloc status -verbose': header, each task's state and "
-                + "every event.")
+        description = AllocStatusCommand.DESCRIPTION)
 public final class AllocStatusCommand implements Callable<Integer> {
+    static final String DESCRIPTION = "Shows an allocation like 'nomad alloc status -verbose': header, "
+            + "each task's state and every event.";
+    private static final String VERBOSE = "Accepted for Nomad compatibility: Drover always shows full IDs and "
+            + "every event.";
+    private static final String JSON = "Print the allocation as the API returned it (Nomad's JSON field names).";
+    static final String ID = "Allocation ID or a unique prefix of it.";
+
     private final CliContext ctx;
 
     @Mixin
     private ClientOptions api;
 
-    @Option(names = {"-verbose", "--verbose"},
-            description = "Accepted for Nomad compatibility: Drover always shows full IDs and every event.")
+    @Option(names = {"-verbose", "--verbose"}, description = VERBOSE)
     private boolean verbose;
 
-    @Option(names = {"-json", "--json"},
-            description = "Print the allocation as the API returned it (Nomad's JSON field names).")
+    @Option(names = {"-json", "--json"}, description = JSON)
     private boolean json;
 
-    @Parameters(index = "0", paramLabel = "ID", description = "Allocation ID or a unique prefix of it.")
+    @Parameters(index = "0", paramLabel = "ID", description = ID)
     private String id;
 
     AllocStatusCommand(CliContext ctx) {
         this.ctx = ctx;
+    }
+
+    /** The same model as the annotations', built in code (no reflection: {@link Specs}). */
+    public static CommandSpec model(CliContext ctx) {
+        AllocStatusCommand c = new AllocStatusCommand(ctx);
+        c.api = new ClientOptions();
+        CommandSpec spec = Specs.command(c, "status", false, DESCRIPTION);
+        // in the fields' order, as picocli reflects them
+        c.api.addTo(spec);
+        spec.addOption(Specs.flag(() -> c.verbose, v -> c.verbose = v, VERBOSE, "-verbose", "--verbose"));
+        spec.addOption(Specs.flag(() -> c.json, v -> c.json = v, JSON, "-json", "--json"));
+        spec.addPositional(Specs.positional("0", null, "ID", () -> c.id, v -> c.id = v, ID));
+        return Specs.help(spec);
     }
 
     @Override

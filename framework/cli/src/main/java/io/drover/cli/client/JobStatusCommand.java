@@ -3,6 +3,7 @@ package io.drover.cli.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.drover.cli.CliContext;
 import io.drover.cli.ExitCodes;
+import io.drover.cli.Specs;
 import io.drover.cli.format.Columns;
 import io.drover.cli.format.Times;
 import java.net.URLEncoder;
@@ -11,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
@@ -20,18 +22,31 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "status",
         mixinStandardHelpOptions = true,
-        description = "Lists the agent's jobs, or shows one job and its allocations.")
+        description = JobStatusCommand.DESCRIPTION)
 public final class JobStatusCommand implements Callable<Integer> {
+    static final String DESCRIPTION = "Lists the agent's jobs, or shows one job and its allocations.";
+    private static final String ID = "A job ID; without it: every job.";
+
     private final CliContext ctx;
 
     @Mixin
     private ClientOptions api;
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "ID", description = "A job ID; without it: every job.")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "ID", description = ID)
     private String id;
 
     JobStatusCommand(CliContext ctx) {
         this.ctx = ctx;
+    }
+
+    /** The same model as the annotations', built in code (no reflection: {@link Specs}). */
+    public static CommandSpec model(CliContext ctx) {
+        JobStatusCommand c = new JobStatusCommand(ctx);
+        c.api = new ClientOptions();
+        CommandSpec spec = Specs.command(c, "status", true, DESCRIPTION);
+        c.api.addTo(spec); // in the fields' order, as picocli reflects them
+        spec.addPositional(Specs.positional("0", "0..1", "ID", () -> c.id, v -> c.id = v, ID));
+        return Specs.help(spec);
     }
 
     @Override

@@ -9,9 +9,12 @@ import picocli.CommandLine.Spec;
 /** {@code drover system}: system commands against a running agent; alone it shows its usage (exit code 2). */
 @Command(name = "system",
         mixinStandardHelpOptions = true,
-        description = "System commands (talk to a running agent).",
+        description = SystemCommand.SUMMARY,
         subcommands = {SystemGcCommand.class})
 public final class SystemCommand implements Callable<Integer> {
+    /** The first line of its description: what the root's usage lists (built in code, {@code Main}). */
+    public static final String SUMMARY = "System commands (talk to a running agent).";
+
     @Spec
     private CommandLine.Model.CommandSpec spec;
 

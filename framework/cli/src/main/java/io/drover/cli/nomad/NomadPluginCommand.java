@@ -17,11 +17,14 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "nomad-plugin",
         mixinStandardHelpOptions = true,
-        description = {"Serves one Drover driver to a Nomad client as an external task driver plugin (go-plugin, "
-                + "gRPC). Nomad's client starts it from its plugin_dir; see docs/nomad.md.",
+        description = {NomadPluginCommand.SUMMARY,
             "The -config file's plugin \"DRIVER\" block and plugin_dir apply; Nomad's plugin block overrides the "
                     + "block key by key."})
 public final class NomadPluginCommand implements Callable<Integer> {
+    /** The first line of its description: what the root's usage lists (built in code, {@code Main}). */
+    public static final String SUMMARY = "Serves one Drover driver to a Nomad client as an external task "
+            + "driver plugin (go-plugin, gRPC). Nomad's client starts it from its plugin_dir; see docs/nomad.md.";
+
     private final CliContext ctx;
 
     @Parameters(index = "0", paramLabel = "DRIVER", description = "raw_exec, exec, java or mock")

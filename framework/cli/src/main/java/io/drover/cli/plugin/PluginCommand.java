@@ -8,9 +8,12 @@ import picocli.CommandLine.Spec;
 /** {@code drover plugin}: a group of plugin commands; alone it shows its usage (exit code 2). */
 @Command(name = "plugin",
         mixinStandardHelpOptions = true,
-        description = "Driver plugin commands.",
+        description = PluginCommand.SUMMARY,
         subcommands = {PluginStatusCommand.class, PluginInitCommand.class})
 public final class PluginCommand implements Callable<Integer> {
+    /** The first line of its description: what the root's usage lists (built in code, {@code Main}). */
+    public static final String SUMMARY = "Driver plugin commands.";
+
     @Spec
     private CommandLine.Model.CommandSpec spec;
 

@@ -5,6 +5,7 @@ import io.drover.cli.CliContext;
 import io.drover.cli.ConfigOption;
 import io.drover.cli.ExitCodes;
 import io.drover.cli.PluginDirs;
+import io.drover.cli.Specs;
 import io.drover.cli.client.ClientOptions;
 import io.drover.cli.format.Columns;
 import io.drover.core.config.AgentConfig;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
 
 /**
@@ -28,11 +30,15 @@ import picocli.CommandLine.Mixin;
 @Command(name = "status",
         sortOptions = false,
         mixinStandardHelpOptions = true,
-        description = {"Lists the agent's driver plugins with version and health; what the agent could not load "
-                + "(a refused plugin_dir, skipped JARs) is reported as warnings on stderr.",
-            "With -config: loads that config's plugin_dir in this process instead (no agent needed); plugins "
-                    + "that cannot be loaded are reported as warnings on stderr."})
+        description = {PluginStatusCommand.DESCRIPTION_1, PluginStatusCommand.DESCRIPTION_2})
 public final class PluginStatusCommand implements Callable<Integer> {
+    static final String DESCRIPTION_1 = "Lists the agent's driver plugins with version and health; what "
+            + "the agent could not load (a refused plugin_dir, skipped JARs) is reported as warnings on stderr.";
+    static final String DESCRIPTION_2 = "With -config: loads that config's plugin_dir in this process "
+            + "instead (no agent needed); plugins that cannot be loaded are reported as warnings on stderr.";
+    private static final String VERBOSE = "Also show each driver's declared config schemas (task config and "
+            + "plugin config keys).";
+
     private final CliContext ctx;
 
     @Mixin
@@ -41,12 +47,23 @@ public final class PluginStatusCommand implements Callable<Integer> {
     @Mixin
     private ClientOptions api;
 
-    @picocli.CommandLine.Option(names = {"-verbose", "--verbose"},
-            description = "Also show each driver's declared config schemas (task config and plugin config keys).")
+    @picocli.CommandLine.Option(names = {"-verbose", "--verbose"}, description = VERBOSE)
     private boolean verbose;
 
     PluginStatusCommand(CliContext ctx) {
         this.ctx = ctx;
+    }
+
+    /** The same model as the annotations', built in code (no reflection: {@link Specs}). */
+    public static CommandSpec model(CliContext ctx) {
+        PluginStatusCommand c = new PluginStatusCommand(ctx);
+        c.config = new ConfigOption();
+        c.api = new ClientOptions();
+        CommandSpec spec = Specs.command(c, "status", false, DESCRIPTION_1, DESCRIPTION_2);
+        c.config.addTo(spec);
+        c.api.addTo(spec);
+        spec.addOption(Specs.flag(() -> c.verbose, v -> c.verbose = v, VERBOSE, "-verbose", "--verbose"));
+        return Specs.help(spec);
     }
 
     @Override

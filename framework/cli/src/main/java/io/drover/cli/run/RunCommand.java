@@ -42,8 +42,7 @@ import picocli.CommandLine.Parameters;
         sortOptions = false,
         mixinStandardHelpOptions = true,
         description = {
-            "Runs the jobs in an embedded agent until every allocation is complete or failed, then prints each "
-                    + "allocation's status like 'nomad alloc status -verbose'.",
+            RunCommand.SUMMARY,
             "While jobs run, a live status line per allocation goes to stderr. Ctrl-C (or SIGTERM) stops the "
                     + "allocations (poststop tasks still run) and prints their status; a second Ctrl-C, or "
                     + "max_kill_timeout + 10s, kills every task left with SIGKILL.",
@@ -53,6 +52,10 @@ import picocli.CommandLine.Parameters;
                 + "2 bad input (job file, config, unknown driver); nothing runs on 2; 130 / 143 interrupted by "
                 + "SIGINT / SIGTERM (the status is printed)."})
 public final class RunCommand implements Callable<Integer> {
+    /** The first line of its description: what the root's usage lists (built in code, {@code Main}). */
+    public static final String SUMMARY = "Runs the jobs in an embedded agent until every allocation is complete "
+            + "or failed, then prints each allocation's status like 'nomad alloc status -verbose'.";
+
     /** Extra time the Ctrl-C path waits beyond max_kill_timeout for poststop tasks and the final status. */
     private static final Duration INTERRUPT_GRACE = Duration.ofSeconds(10);
 
