@@ -105,6 +105,17 @@ final class TaskRunner {
             public void fail(String reason) {
                 stop.killFailing(reason);
             }
+
+            @Override
+            public void record(TaskEvent event) {
+                TaskRunner.this.record(event);
+            }
+
+            @Override
+            public java.util.concurrent.CompletionStage<io.drover.driver.api.ExitResult> exec(
+                    java.util.List<String> command, java.time.Duration timeout) {
+                return calls.exec(command, timeout);
+            }
         });
         this.stop = new TaskStopper(this, task, host, log, calls);
     }
