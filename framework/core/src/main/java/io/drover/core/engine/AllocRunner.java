@@ -7,7 +7,6 @@ import io.drover.core.spec.Task;
 import io.drover.core.spec.TaskGroup;
 import io.drover.core.spec.TaskKind;
 import io.drover.core.state.AllocationState;
-import io.drover.core.state.ClientStatus;
 import io.drover.core.state.DesiredStatus;
 import io.drover.core.state.TaskState;
 import io.drover.core.store.StateStore;
@@ -17,7 +16,6 @@ import io.drover.driver.api.Timers;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -34,15 +32,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The runner is the allocation's entry points and its tasks' host; the parts are in their own files: the
  * lifecycle ordering ({@link AllocLifecycle}), the GC and kill policies ({@link AllocGc}), the state persistence
- * ({@link AllocPublisher}).
+ * ({@link AllocPublisher}), the snapshot, name and runtime environment it shows ({@link AllocView}).
  */
 final class AllocRunner implements TaskRunnerHost {
     private static final Logger LOG = LoggerFactory.getLogger(AllocRunner.class);
 
     private final String id;
-    private final Job job;
     private final TaskGroup group;
-    private final int index;
     private PortAllocator.Assignment network = PortAllocator.Assignment.NONE;
     private final EngineConfig config;
     private final DriverCatalog drivers;
@@ -53,6 +49,7 @@ final class AllocRunner implements TaskRunnerHost {
     private final AllocPublisher publisher;
     private final AllocGc gc;
     private final AllocLifecycle lifecycle;
+    private final AllocView view;
     private final List<TaskRunner> runners = new ArrayList<>();
     private final long createTime;
 
@@ -67,9 +64,7 @@ final class AllocRunner implements TaskRunnerHost {
             EngineRuntime runtime, StateStore store, Consumer<AllocationState> publisher,
             long createTime) {
         this.id = id;
-        this.job = job;
         this.group = group;
-        this.index = index;
         this.config = config;
         this.drivers = drivers;
         this.timers = runtime.timers();
@@ -88,6 +83,7 @@ final class AllocRunner implements TaskRunnerHost {
         this.gc = new AllocGc(id, runners, config, dirs, timers, this.publisher);
         this.lifecycle = new AllocLifecycle(runners, dirs, timers, this.publisher, gc);
         this.createTime = createTime >= 0 ? createTime : Nanos.of(timers.now());
+        this.view = new AllocView(id, job, group, index, this.createTime, timers, dirs, runners, lifecycle);
         for (Task task : group.tasks()) {
             // Nomad's restart tracker: in a service job main tasks and sidecars restart after a successful exit;
             // prestart and poststart tasks that are not sidecars, and poststop tasks, are done.
@@ -145,11 +141,6 @@ final class AllocRunner implements TaskRunnerHost {
         });
     }
 
-    /**
-     * Stops the allocation (contract §2.4), then its poststop tasks run. When poststop tasks already run, the
-     * ones the kill policy (or their {@code gc_kill}) lets go are killed with escalation; the others run to
-     * completion. A stop before poststop tasks started lets them start and run (as Nomad does). Idempotent.
-     */
     /** The group's max_run_duration passed ({@link AllocDeadline}, timer thread): the allocation is stopped. */
     private void exceedMaxRunDuration(Duration limit, Duration ranFor) {
         serial.execute(() -> {
@@ -164,6 +155,11 @@ final class AllocRunner implements TaskRunnerHost {
         });
     }
 
+    /**
+     * Stops the allocation (contract §2.4), then its poststop tasks run. When poststop tasks already run, the
+     * ones the kill policy (or their {@code gc_kill}) lets go are killed with escalation; the others run to
+     * completion. A stop before poststop tasks started lets them start and run (as Nomad does). Idempotent.
+     */
     void stop() {
         serial.execute(() -> {
             desired = DesiredStatus.STOP;
@@ -299,20 +295,12 @@ final class AllocRunner implements TaskRunnerHost {
 
     @Override
     public Map<String, String> meta(Task task) {
-        return RuntimeEnv.meta(job, group, task);
+        return view.meta(task);
     }
 
     @Override
     public Map<String, String> runtimeEnv(Task task) throws UnsafePathException {
-        Map<String, String> env = RuntimeEnv.of(job, group, task, id, allocName(), index, dirs);
-        if (network.resources() != null) {
-            env.putAll(RuntimeEnv.ports(network.resources()));
-        }
-        if (task.kind() == TaskKind.POSTSTOP) {
-            env.put("DROVER_ALLOC_RESULT", lifecycle.mainTasksSucceeded() ? "success" : "failed");
-            env.put("DROVER_FAILED_TASKS", String.join(",", lifecycle.failedTasks()));
-        }
-        return env;
+        return view.runtimeEnv(task, network);
     }
 
     @Override
@@ -326,10 +314,6 @@ final class AllocRunner implements TaskRunnerHost {
         if (transition) {
             lifecycle.reconcile();
         }
-    }
-
-    private String allocName() {
-        return job.id() + "." + group.name() + "[" + index + "]";
     }
 
     @Override
@@ -389,26 +373,6 @@ final class AllocRunner implements TaskRunnerHost {
     }
 
     private AllocationState buildSnapshot() {
-        Map<String, TaskState> states = new LinkedHashMap<>();
-        boolean allDead = true;
-        boolean anyFailed = false;
-        boolean anyStarted = false;
-        for (TaskRunner r : runners) {
-            states.put(r.name(), r.state());
-            allDead &= r.dead();
-            anyFailed |= r.failed();
-            anyStarted |= r.everStarted();
-        }
-        ClientStatus status;
-        if (lifecycle.phase() == AllocLifecycle.Phase.DONE && allDead) {
-            status = anyFailed ? ClientStatus.FAILED : ClientStatus.COMPLETE;
-        } else if (anyStarted) {
-            status = ClientStatus.RUNNING;
-        } else {
-            status = ClientStatus.PENDING;
-        }
-        String desiredDescription = desired == DesiredStatus.STOP ? "alloc was stopped" : "";
-        return new AllocationState(id, allocName(), job.id(), group.name(), index, status, status.description(),
-                desired, desiredDescription, createTime, Nanos.of(timers.now()), states, job, network.resources());
+        return view.snapshot(desired, network);
     }
 }

@@ -1,6 +1,5 @@
 package io.drover.core.engine;
 
-import io.drover.core.event.GoDuration;
 import io.drover.core.event.TaskEvent;
 import io.drover.core.event.TaskEventType;
 import io.drover.core.event.TaskEvents;
@@ -9,14 +8,11 @@ import io.drover.core.spec.TaskKind;
 import io.drover.core.state.TaskLifeState;
 import io.drover.core.state.TaskState;
 import io.drover.core.time.Nanos;
-import io.drover.driver.api.DriverException;
 import io.drover.driver.api.ExitResult;
 import io.drover.driver.api.TaskHandle;
 import io.drover.driver.api.Timers;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.CompletionStage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,13 +27,13 @@ import org.slf4j.LoggerFactory;
  *                                            +-kill / max_runtime-> KILLING -exit-> DEAD
  * </pre>
  *
- * Before a run, the prestart hooks assembled in {@link TaskHooks} prepare it (task dir, env, ...), run by a
- * {@link PrestartChain}. The runner keeps the state machine only; its parts are in their own files: the recorded
- * state and events ({@link TaskRecord}), the restart decisions ({@link RestartTracker}), the calls into the driver
- * ({@link TaskDriverCalls}), what a stop means in each step and max_runtime ({@link TaskStopper}), re-attaching
- * after an agent restart ({@link RunRecovery}). Kill escalation is in {@link KillSequence}, not in drivers:
- * kill_signal, then SIGKILL after min(kill_timeout, max_kill_timeout), so every driver gets the same semantics and
- * events.
+ * The runner keeps the state machine only; its parts are in their own files: starting a run (prestart hooks, the
+ * wait for Task Setup to be durable, the driver's start and its timeout: {@link TaskStart}), a started run's
+ * max_runtime and exit ({@link RunWatch}), the recorded state and events ({@link TaskRecord}), the restart
+ * decisions ({@link RestartTracker}), the calls into the driver ({@link TaskDriverCalls}), what a stop means in
+ * each step and max_runtime ({@link TaskStopper}), re-attaching after an agent restart ({@link RunRecovery}).
+ * Kill escalation is in {@link KillSequence}, not in drivers: kill_signal, then SIGKILL after min(kill_timeout,
+ * max_kill_timeout), so every driver gets the same semantics and events.
  *
  * <p>A driver that does not answer never holds a task: a start that has not completed within the client's
  * {@code driver_start_timeout} is abandoned (a recoverable start error, the restart policy applies), and a
@@ -66,17 +62,14 @@ final class TaskRunner {
     private Step step = Step.NOT_STARTED;
     private int run;
     private Instant runStartedAt;
-    private int recoveredRun = -1; // the run re-attached by recover, whose end may predate this agent
-    private Instant exitedAt; // while onExited runs: the run's end, the FinishedAt of a toDead it leads to
+    private Instant exitedAt; // while runExited runs: the run's end, the FinishedAt of a toDead it leads to
     private boolean setupDone;
     /** A restart that is not a failure was asked for (a template re-rendered): the run's exit starts it again. */
     private boolean restartRequested;
-    private final java.util.List<TaskHook> hooks;
     private final TaskStopper stop;
-    private PrestartChain prestart;
+    private final TaskStart starter;
+    private final RunWatch watch;
     private Timers.Cancellable restartTimer;
-    private Timers.Cancellable maxRuntimeTimer;
-    private Timers.Cancellable startTimeoutTimer;
 
     TaskRunner(Task task, TaskRunnerHost host, boolean restartOnSuccess) {
         this.task = task;
@@ -85,39 +78,9 @@ final class TaskRunner {
         this.restarts = new RestartTracker(task.restart(), restartOnSuccess);
         this.record = new TaskRecord(log);
         this.calls = new TaskDriverCalls(task, host, log);
-        this.hooks = TaskHooks.prestart(host, new TemplateHook.Task() {
-            @Override
-            public boolean dead() {
-                return TaskRunner.this.dead();
-            }
-
-            @Override
-            public void restart(TaskEvent event) {
-                TaskRunner.this.restart(event);
-            }
-
-            @Override
-            public void signal(TaskEvent event, String signal) {
-                stop.signal(event, signal);
-            }
-
-            @Override
-            public void fail(String reason) {
-                stop.killFailing(reason);
-            }
-
-            @Override
-            public void record(TaskEvent event) {
-                TaskRunner.this.record(event);
-            }
-
-            @Override
-            public java.util.concurrent.CompletionStage<io.drover.driver.api.ExitResult> exec(
-                    java.util.List<String> command, java.time.Duration timeout) {
-                return calls.exec(command, timeout);
-            }
-        });
         this.stop = new TaskStopper(this, task, host, log, calls);
+        this.starter = new TaskStart(this, task, host, log, calls, stop);
+        this.watch = new RunWatch(this, task, host, calls, stop);
     }
 
     Task task() {
@@ -192,197 +155,63 @@ final class TaskRunner {
             setupDone = true;
             record(TaskEvents.taskSetup(now()));
         }
-        TaskPrep prep = new TaskPrep(task, thisRun, first, this::record);
-        prestart = new PrestartChain(hooks, prep, host.serial(), err -> prepared(prep, err));
-        prestart.start();
+        starter.begin(thisRun, first);
     }
 
-    private void prepared(TaskPrep prep, Throwable err) {
-        int thisRun = prep.run();
-        prestart = null;
-        if (thisRun != run || step != Step.STARTING) {
-            return;
-        }
-        if (err != null) {
-            prestartFailed(err);
-            return;
-        }
-        if (!prep.firstRun()) {
-            callDriverStart(thisRun, prep);
-            return;
-        }
-        // The intent before the run: a later agent that finds Task Setup but no handle knows a run may have
-        // started (it kills it and marks the task Not Recovered) instead of starting the task a second time.
-        host.afterDurable(() -> {
-            if (thisRun != run || step != Step.STARTING) {
-                return;
-            }
-            // a stop that came meanwhile is handled as before this wait: the run starts, then is killed
-            // (Started, Killing, Terminated, Killed), unless the start was abandoned
-            callDriverStart(thisRun, prep);
-        });
-    }
-
-    /** A prestart hook failed: its event, then the restart policy (recoverable) or dead and failed. */
-    private void prestartFailed(Throwable err) {
-        if (!(err instanceof HookFailure failure)) {
-            setupFailed("failed to prepare the task: " + describe(err));
-            return;
-        }
-        log.warn("task prestart failed: {}", failure.getMessage());
-        record(failure.event(now()));
-        if (!failure.recoverable()) {
-            toDead(true);
-        } else if (stop.requested()) {
-            toDead(false);
-        } else {
-            runEnded(RestartTracker.Outcome.START_ERROR_RECOVERABLE);
-        }
-    }
-
-    private void callDriverStart(int thisRun, TaskPrep prep) {
-        if (!calls.bind()) {
-            record(TaskEvents.driverFailure(now(), "driver \"" + task.driver() + "\" is not loaded"));
-            runEnded(RestartTracker.Outcome.START_ERROR_UNRECOVERABLE);
-            return;
-        }
-        calls.newRun(thisRun);
-        io.drover.driver.api.TaskConfig config;
-        try {
-            config = calls.config(prep);
-        } catch (UnsafePathException | RuntimeException e) {
-            setupFailed("failed to prepare the task: " + describe(e));
-            return;
-        }
-        CompletionStage<TaskHandle> started = calls.start(config);
-        Duration startTimeout = host.driverStartTimeout();
-        startTimeoutTimer = host.timers().schedule(startTimeout,
-                () -> host.serial().execute(() -> giveUpStart(thisRun,
-                        "driver_start_timeout (" + GoDuration.format(startTimeout) + ")")));
-        started.whenComplete((handle, err) -> host.serial().execute(() -> onStarted(thisRun, handle, err)));
+    /** Whether run {@code thisRun} is the one being started (what {@link TaskStart}'s completions check). */
+    boolean starting(int thisRun) {
+        return thisRun == run && step == Step.STARTING;
     }
 
     /**
-     * The driver did not finish starting the run within {@code within} (driver_start_timeout, or the kill timeout
-     * of a stop that came meanwhile): the run is abandoned and a start that completes later is discarded. Under a
-     * stop the task ends failed; otherwise it is a recoverable start error (Nomad's restart policy for driver start
-     * errors).
+     * The driver did not finish starting the run within {@code within}: {@link TaskStart#giveUp} (from
+     * {@link TaskStopper}'s abandon timer).
      */
     void giveUpStart(int thisRun, String within) {
-        if (thisRun != run || step != Step.STARTING) {
-            return;
-        }
-        stop.cancelAbandon();
-        cancel(startTimeoutTimer);
-        record(TaskEvents.driverFailure(now(), "driver \"" + task.driver() + "\" did not finish starting the task "
-                + "within " + within + "; the run is abandoned and killed if it ever starts"));
-        if (stop.requested()) {
-            toDead(true);
-            return;
-        }
-        runEnded(RestartTracker.Outcome.START_ERROR_RECOVERABLE);
+        starter.giveUp(thisRun, within);
     }
 
-    /** A failure before the driver was asked to start a run: Setup Failure (fails the task), then dead. */
-    private void setupFailed(String message) {
-        log.warn("task setup failed: {}", message);
-        record(TaskEvents.setupFailure(now(), message, true));
-        toDead(true);
-    }
-
-    private void onStarted(int thisRun, TaskHandle handle, Throwable err) {
-        if (thisRun != run || step != Step.STARTING) {
-            if (handle != null) {
-                calls.discard(handle.taskId());
-            }
-            return;
-        }
-        stop.cancelAbandon();
-        cancel(startTimeoutTimer);
-        if (err != null) {
-            Throwable cause = err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
-            boolean recoverable = cause instanceof DriverException de && de.recoverable();
-            String message = cause instanceof DriverException ? cause.getMessage() : String.valueOf(cause);
-            record(TaskEvents.driverFailure(now(), message));
-            if (stop.requested()) {
-                toDead(false);
-                return;
-            }
-            runEnded(recoverable ? RestartTracker.Outcome.START_ERROR_RECOVERABLE
-                    : RestartTracker.Outcome.START_ERROR_UNRECOVERABLE);
-            return;
-        }
+    /** The driver started run {@code thisRun} ({@link TaskStart}): RUNNING, its handle persisted, its exit awaited. */
+    void runStarted(int thisRun, TaskHandle handle) {
         step = Step.RUNNING;
         runStartedAt = host.timers().now();
         host.taskHandle(this, handle);
         record.running(runStartedAt);
         record(TaskEvents.started(now()));
-        watchRun(thisRun);
+        watch.watch(thisRun, runStartedAt, false);
         host.taskChanged(this, true);
         if (stop.requested()) {
             stop.begin();
         }
     }
 
-    /** Arms max_runtime from the run's start (persisted, so a restart neither resets nor loses it) and awaits the exit. */
-    private void watchRun(int thisRun) {
-        Duration limit = task.maxRuntime();
-        if (limit != null) {
-            Duration left = limit.minus(Duration.between(runStartedAt, host.timers().now()));
-            maxRuntimeTimer = host.timers().schedule(left,
-                    () -> host.urgent().execute(() -> stop.onMaxRuntime(thisRun, limit)));
-        }
-        CompletionStage<ExitResult> exit = calls.awaitExit();
-        exit.whenComplete((result, e) -> host.serial().execute(() -> onExited(thisRun, result, e)));
-    }
-
-    private void onExited(int thisRun, ExitResult result, Throwable err) {
-        if (thisRun != run || (step != Step.RUNNING && step != Step.KILLING)) {
-            return;
-        }
-        cancel(maxRuntimeTimer);
-        stop.cancelKillTimers();
-        ExitResult exit = result;
-        if (exit == null) {
-            Throwable cause = err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
-            record(TaskEvents.driverFailure(now(), "lost track of the task: " + describe(cause)));
-        } else {
-            exitedAt = exitTime(thisRun);
-            record(TaskEvents.terminated(Nanos.of(exitedAt), exit));
-        }
-        calls.destroy(calls.runTaskId());
-        host.taskHandle(this, null);
-        if (stop.requested()) {
-            record(TaskEvents.killed(now(), ""));
-            toDead(stop.fails());
-            exitedAt = null;
-            return;
-        }
-        if (restartRequested) {
-            restartRequested = false;
-            restartWait(host.timers().now(), Duration.ZERO, "");
-            exitedAt = null;
-            return;
-        }
-        runEnded(exit != null && exit.successful() ? RestartTracker.Outcome.SUCCESS
-                : RestartTracker.Outcome.FAILURE);
-        exitedAt = null;
+    /** Whether run {@code thisRun} is the one running or being killed (what {@link RunWatch}'s exit checks). */
+    boolean live(int thisRun) {
+        return thisRun == run && (step == Step.RUNNING || step == Step.KILLING);
     }
 
     /**
-     * When the run ended: now, except for a re-attached run whose driver recorded its end (it ended while no agent
-     * ran): {@link RunRecovery#exitTime}.
+     * The run's exit is recorded ({@link RunWatch}; {@code exit} null: the driver lost it): killed under a stop, the
+     * next run at once after a restart that is not a failure, else the restart policy decides. {@code at}: the
+     * run's end, the FinishedAt of a dead task.
      */
-    private Instant exitTime(int thisRun) {
-        Instant now = host.timers().now();
-        return thisRun != recoveredRun ? now : RunRecovery.exitTime(calls.completedAtNanos(), runStartedAt, now);
+    void runExited(ExitResult exit, Instant at) {
+        exitedAt = at;
+        if (stop.requested()) {
+            record(TaskEvents.killed(now(), ""));
+            toDead(stop.fails());
+        } else if (restartRequested) {
+            restartRequested = false;
+            restartWait(host.timers().now(), Duration.ZERO, "");
+        } else {
+            runEnded(exit != null && exit.successful() ? RestartTracker.Outcome.SUCCESS
+                    : RestartTracker.Outcome.FAILURE);
+        }
+        exitedAt = null;
     }
 
-    private static String describe(Throwable t) {
-        return TaskHooks.describe(t);
-    }
-
-    private void runEnded(RestartTracker.Outcome outcome) {
+    /** A run ended (or could not start) with {@code outcome}: the restart policy decides. */
+    void runEnded(RestartTracker.Outcome outcome) {
         Instant now = host.timers().now();
         RestartTracker.Decision decision = restarts.decide(outcome, now);
         if (decision.restart()) {
@@ -452,7 +281,6 @@ final class TaskRunner {
         boolean startedUnrecorded = record.state().state() != TaskLifeState.RUNNING;
         run++;
         calls.recoveredRun(recovered.taskId());
-        recoveredRun = run;
         runStartedAt = RunRecovery.persistedStart(recovered, record.state(), host.timers().now());
         step = Step.RUNNING;
         host.taskHandle(this, recovered);
@@ -460,7 +288,7 @@ final class TaskRunner {
             record.running(runStartedAt);
             record(TaskEvents.started(Nanos.of(runStartedAt)));
         }
-        watchRun(run);
+        watch.watch(run, runStartedAt, true);
         host.taskChanged(this, true);
     }
 
@@ -510,12 +338,7 @@ final class TaskRunner {
 
     /** Cancels the prestart hooks if they wait on work (a download): true when they did, nothing runs yet. */
     boolean cancelWaitingPrestart() {
-        if (prestart != null && prestart.waiting()) {
-            prestart.cancel();
-            prestart = null;
-            return true;
-        }
-        return false;
+        return starter.cancelWaitingPrestart();
     }
 
     /** A stop during the wait before a restart: the restart is off. */
@@ -540,13 +363,9 @@ final class TaskRunner {
 
     void toDead(boolean failed) {
         cancel(restartTimer);
-        cancel(maxRuntimeTimer);
-        cancel(startTimeoutTimer);
+        watch.cancel();
         stop.cancelTimers();
-        if (prestart != null) {
-            prestart.cancel();
-            prestart = null;
-        }
+        starter.cancel();
         step = Step.DEAD;
         record.dead(failed, exitedAt != null ? exitedAt : host.timers().now());
         host.taskChanged(this, true);
