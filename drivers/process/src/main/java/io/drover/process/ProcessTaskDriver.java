@@ -88,6 +88,28 @@ public abstract class ProcessTaskDriver implements TaskDriver {
         }
     }
 
+    /**
+     * Runs {@code command} in the run beside the task, as the task runs ({@link #execSpec}); see {@link RunExec}.
+     * Non-blocking.
+     */
+    @Override
+    public final CompletionStage<ExitResult> exec(String taskId, java.util.List<String> command,
+            java.time.Duration timeout) {
+        try {
+            return tasks().exec(taskId, supervisor(), this::execSpec, command, timeout);
+        } catch (DriverException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /**
+     * How an exec in a run is spawned: by default as the task itself runs ({@link RunExec#like}: its environment,
+     * work directory and user). An isolating driver wraps it into the task's isolation.
+     */
+    protected SpawnSpec execSpec(RunExec.Run run, java.util.List<String> command) throws DriverException {
+        return RunExec.like(run, command);
+    }
+
     /** Kills the runs an earlier agent started but never recorded (see {@link SupervisedTasks#killUnrecordedRuns}). */
     @Override
     public final Set<String> killUnrecordedRuns(Path allocRoot, Set<String> keep) {

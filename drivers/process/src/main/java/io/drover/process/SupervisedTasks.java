@@ -27,7 +27,17 @@ import org.slf4j.LoggerFactory;
 public final class SupervisedTasks {
     private static final Logger LOG = LoggerFactory.getLogger(SupervisedTasks.class);
 
-    private record Entry(SupervisedProcess process, long startedAtNanos) {}
+    /**
+     * A run: its process, when it started, how this agent started it (null when re-attached) and the execs
+     * running in it ({@link RunExec}), killed when the run is destroyed.
+     */
+    private record Entry(SupervisedProcess process, long startedAtNanos, SpawnSpec spec,
+            java.util.Set<SupervisedProcess> execs, java.util.concurrent.atomic.AtomicInteger execCount) {
+        Entry(SupervisedProcess process, long startedAtNanos, SpawnSpec spec) {
+            this(process, startedAtNanos, spec, ConcurrentHashMap.newKeySet(),
+                    new java.util.concurrent.atomic.AtomicInteger());
+        }
+    }
 
     private final String driverName;
     private final Timers timers;
@@ -55,7 +65,7 @@ public final class SupervisedTasks {
             return CompletableFuture.failedFuture(new DriverException(e.getMessage(), false, e));
         }
         long startedAt = nanos(timers.now());
-        if (tasks.putIfAbsent(taskId, new Entry(process, startedAt)) != null) {
+        if (tasks.putIfAbsent(taskId, new Entry(process, startedAt, spec)) != null) {
             process.killTree(); // lost a race with a concurrent start of the same id
             return alreadyStarted(taskId);
         }
@@ -82,7 +92,7 @@ public final class SupervisedTasks {
         } catch (ProcessGoneException e) {
             throw new TaskNotFoundException(handle.taskId(), e.getMessage());
         }
-        if (tasks.putIfAbsent(handle.taskId(), new Entry(process, handle.startedAtNanos())) != null) {
+        if (tasks.putIfAbsent(handle.taskId(), new Entry(process, handle.startedAtNanos(), null)) != null) {
             throw new DriverException("task " + handle.taskId() + " is already known to this agent", false);
         }
         LOG.info("{} task {}: re-attached to process {} ({})", driverName, handle.taskId(), h.pid(),
@@ -109,6 +119,34 @@ public final class SupervisedTasks {
 
     public CompletionStage<ExitResult> awaitExit(String taskId) throws TaskNotFoundException {
         return entry(taskId).process.onExit();
+    }
+
+    /** How an exec in a run is built from the run ({@link RunExec#like}, or an isolating driver's wrapping). */
+    @FunctionalInterface
+    public interface ExecBuilder {
+        SpawnSpec build(RunExec.Run run, java.util.List<String> command) throws DriverException;
+    }
+
+    /**
+     * {@code TaskDriver.exec} in the run {@code taskId} (see {@link RunExec}): refused when the run has ended.
+     * Non-blocking.
+     */
+    public CompletionStage<ExitResult> exec(String taskId, ProcessSupervisor supervisor, ExecBuilder builder,
+            java.util.List<String> command, java.time.Duration timeout) {
+        Entry task;
+        SpawnSpec spec;
+        try {
+            task = entry(taskId);
+            if (task.process.exitNow().isPresent()) {
+                throw new DriverException("task is not running", false);
+            }
+            spec = builder.build(new RunExec.Run(taskId, task.spec, task.process,
+                    task.execCount.incrementAndGet()), command);
+        } catch (DriverException | RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        CompletionStage<ExitResult> done = RunExec.start(supervisor, timers, spec, timeout, task.execs::add);
+        return done.whenComplete((r, e) -> task.execs.removeIf(p -> p.exitNow().isPresent()));
     }
 
     /** Sends a signal by name (any spelling {@link Signals} knows) to the task's whole process group. */
@@ -146,6 +184,9 @@ public final class SupervisedTasks {
         Entry task = tasks.remove(taskId);
         if (task == null) {
             return;
+        }
+        for (SupervisedProcess exec : task.execs) {
+            exec.killTree();
         }
         task.process.killTree().thenAccept(report -> {
             if (!report.clean()) {

@@ -81,6 +81,11 @@ public abstract class ForwardingTaskDriver implements TaskDriver {
     }
 
     @Override
+    public CompletionStage<ExitResult> exec(String taskId, List<String> command, java.time.Duration timeout) {
+        return delegate.exec(taskId, command, timeout);
+    }
+
+    @Override
     public TaskHandle recover(TaskHandle handle) throws DriverException {
         return delegate.recover(handle);
     }

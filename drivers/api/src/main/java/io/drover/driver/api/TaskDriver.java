@@ -119,6 +119,26 @@ public interface TaskDriver extends ExtensionPoint {
     void signal(String taskId, String signal) throws DriverException;
 
     /**
+     * Runs {@code command} inside a running task, as the task would (its environment, directory, user and, for an
+     * isolating driver, its chroot and namespaces), as Nomad's {@code ExecTask}: what a template's {@code
+     * change_mode = "script"} runs. Non-blocking (a spawn, no waiting), any thread; not idempotent (each call runs
+     * the command once). The command's output is not kept. The default: a driver without exec, as Nomad's
+     * {@code DriverExecTaskNotSupported}.
+     *
+     * @param command argv: the program (looked up as the task would look it up) and its arguments
+     * @param timeout then the command's process tree is killed and the stage fails
+     * @return completes with how the command ended; exceptionally with a {@link DriverException} when it cannot
+     *     run, timed out, or the driver has no exec, or a {@link TaskNotFoundException} for an unknown id
+     */
+    default CompletionStage<ExitResult> exec(String taskId, List<String> command, java.time.Duration timeout) {
+        return java.util.concurrent.CompletableFuture.failedFuture(
+                new DriverException(EXEC_NOT_SUPPORTED, false));
+    }
+
+    /** What {@link #exec} fails with in a driver that has none (Nomad's words). */
+    String EXEC_NOT_SUPPORTED = "ExecTask is not supported by this driver";
+
+    /**
      * Current status of a task. Any thread.
      *
      * @throws TaskNotFoundException for an unknown id

@@ -56,6 +56,19 @@ final class RuntimeJson {
                 w.put("Max", nanos(t.waitMax()));
                 m.put("Wait", w);
             }
+            m.put("Uid", t.uid());
+            m.put("Gid", t.gid());
+            m.put("Once", t.once());
+            if (t.changeScript() == null) {
+                m.put("ChangeScript", null);
+            } else {
+                Map<String, Object> c = new LinkedHashMap<>();
+                c.put("Command", t.changeScript().command());
+                c.put("Args", t.changeScript().args());
+                c.put("Timeout", nanos(t.changeScript().timeout()));
+                c.put("FailOnError", t.changeScript().failOnError());
+                m.put("ChangeScript", c);
+            }
             out.add(m);
         }
         return out;

@@ -90,7 +90,7 @@ public final class ArtifactGetter {
         String shown = source;
         if (source.startsWith("git::")) {
             Path repo = LocalSource.check(localPath(source.substring(5), roots.taskDir()), shown);
-            GitSource.cloneInto(repo, options, dest, scratch, limits.timeout(), shown);
+            GitSource.cloneInto(repo, options, dest, root, scratch, limits.timeout(), shown);
             return;
         }
         Path downloaded;

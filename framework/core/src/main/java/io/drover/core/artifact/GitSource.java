@@ -20,16 +20,16 @@ import java.util.concurrent.TimeUnit;
 final class GitSource {
     private GitSource() {}
 
-    static void cloneInto(Path repo, Map<String, String> options, Path dest, Path scratch, Duration timeout,
-            String shown) throws IOException, ArtifactException, InterruptedException {
-        if (Files.exists(dest, LinkOption.NOFOLLOW_LINKS)) {
-            try (var entries = Files.list(dest)) {
-                if (entries.findAny().isPresent()) {
-                    throw new ArtifactException("git artifact " + shown + ": destination is not empty");
-                }
-            }
-            Files.delete(dest);
-        }
+    /**
+     * Clones {@code repo} to {@code dest} (inside {@code root}). The destination is checked component by component
+     * first, as every other getter's ({@link SafeFiles#mkdirs}: a link a task planted on the way is refused, never
+     * followed); git then clones into the fetch's own scratch directory, never into a path a task could redirect,
+     * and the clone is moved into place after the destination's parents are checked again.
+     */
+    static void cloneInto(Path repo, Map<String, String> options, Path dest, Path root, Path scratch,
+            Duration timeout, String shown) throws IOException, ArtifactException, InterruptedException {
+        checkDestination(root, dest, shown);
+        Path clone = scratch.resolve("clone");
         List<String> cmd = new ArrayList<>(List.of("git", "-c", "protocol.file.allow=always", "clone", "--quiet",
                 "--no-local"));
         String ref = options.get("ref");
@@ -46,7 +46,7 @@ final class GitSource {
             }
             cmd.addAll(List.of("--depth", depth));
         }
-        cmd.addAll(List.of("--", "file://" + repo, dest.toString()));
+        cmd.addAll(List.of("--", "file://" + repo, clone.toString()));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(scratch.resolve("git.out").toFile());
         pb.environment().clear();
@@ -76,6 +76,39 @@ final class GitSource {
             String out = new String(Files.readAllBytes(scratch.resolve("git.out")), StandardCharsets.UTF_8).strip();
             String line = out.lines().reduce((a, b) -> b).orElse("exit code " + p.exitValue());
             throw new ArtifactException("git artifact " + shown + ": " + line);
+        }
+        checkDestination(root, dest, shown);
+        if (Files.isDirectory(dest, LinkOption.NOFOLLOW_LINKS)) {
+            Files.delete(dest); // empty, checked above
+        }
+        Files.move(clone, dest);
+    }
+
+    /**
+     * The destination's parents are directories, not links, created where missing (one component at a time); the
+     * destination itself is absent or an empty directory, not a link.
+     */
+    private static void checkDestination(Path root, Path dest, String shown) throws IOException, ArtifactException {
+        try {
+            if (dest.normalize().equals(root.normalize())) {
+                throw new ArtifactException("destination is not empty");
+            }
+            SafeFiles.mkdirs(root, dest.getParent());
+            if (Files.isSymbolicLink(dest)) {
+                throw new ArtifactException(SafeFiles.shown(root, dest) + " is a symbolic link; refusing to follow it");
+            }
+            if (Files.exists(dest, LinkOption.NOFOLLOW_LINKS)) {
+                if (!Files.isDirectory(dest, LinkOption.NOFOLLOW_LINKS)) {
+                    throw new ArtifactException(SafeFiles.shown(root, dest) + " is not a directory");
+                }
+                try (var entries = Files.list(dest)) {
+                    if (entries.findAny().isPresent()) {
+                        throw new ArtifactException("destination is not empty");
+                    }
+                }
+            }
+        } catch (ArtifactException e) {
+            throw new ArtifactException("git artifact " + shown + ": " + e.getMessage());
         }
     }
 }

@@ -126,6 +126,24 @@ final class TaskDriverCalls {
         }
     }
 
+    /**
+     * Runs {@code command} in the current run through the driver's exec ({@link TaskDriver#exec}); never throws: no
+     * run, a driver's exception or a missing stage is a failed stage.
+     */
+    CompletionStage<ExitResult> exec(java.util.List<String> command, java.time.Duration timeout) {
+        if (driver == null || runTaskId == null) {
+            return CompletableFuture.failedFuture(new DriverException("task is not running", false));
+        }
+        CompletionStage<ExitResult> done;
+        try {
+            done = driver.exec(runTaskId, command, timeout);
+        } catch (RuntimeException | LinkageError e) {
+            done = CompletableFuture.failedFuture(new DriverException("driver error: " + e, false, e));
+        }
+        return done != null ? done
+                : CompletableFuture.failedFuture(new DriverException("driver error: exec returned no stage", false));
+    }
+
     /** Re-attaches to a run a previous agent started. */
     TaskHandle recover(TaskHandle handle) throws DriverException {
         return driver.recover(handle);

@@ -65,6 +65,17 @@ final class TaskStart {
             public void fail(String reason) {
                 stop.killFailing(reason);
             }
+
+            @Override
+            public void record(TaskEvent event) {
+                runner.record(event);
+            }
+
+            @Override
+            public java.util.concurrent.CompletionStage<io.drover.driver.api.ExitResult> exec(
+                    java.util.List<String> command, java.time.Duration timeout) {
+                return calls.exec(command, timeout);
+            }
         });
     }
 

@@ -43,6 +43,16 @@ final class TemplateHook implements TaskHook {
 
         /** Kills the task, which ends failed, with {@code reason}. */
         void fail(String reason);
+
+        /** Records an event of the task (a change_script's end). */
+        void record(TaskEvent event);
+
+        /**
+         * Runs {@code command} in the task's current run through its driver's exec ({@code TaskDriver.exec});
+         * non-blocking, the stage may complete on any thread; fails when the task does not run.
+         */
+        java.util.concurrent.CompletionStage<io.drover.driver.api.ExitResult> exec(List<String> command,
+                java.time.Duration timeout);
     }
 
     /** The first render: each template's output and inputs, and the env of the env = true ones. */
@@ -50,12 +60,19 @@ final class TemplateHook implements TaskHook {
 
     private final TaskRunnerHost host;
     private final Task task;
+    private final java.util.random.RandomGenerator random;
     /** The env of the env = true templates, once rendered (serial executor). */
     private Map<String, String> renderedEnv;
 
     TemplateHook(TaskRunnerHost host, Task task) {
+        this(host, task, java.util.concurrent.ThreadLocalRandom.current());
+    }
+
+    /** @param random draws the splay's delays ({@link TemplateWatch#splayDelay}) */
+    TemplateHook(TaskRunnerHost host, Task task, java.util.random.RandomGenerator random) {
         this.host = host;
         this.task = task;
+        this.random = random;
     }
 
     @Override
@@ -100,7 +117,11 @@ final class TemplateHook implements TaskHook {
             }
             renderedEnv = first.env();
             apply(prep, first.env());
-            new TemplateWatch(host, task, vars -> renderedEnv = vars, first.rendered(), env, dirs).start();
+            List<TemplateWatch.Rendered> watched = first.rendered().stream().filter(r -> !r.template.once())
+                    .toList();
+            if (!watched.isEmpty()) { // once: rendered, never watched again
+                new TemplateWatch(host, task, vars -> renderedEnv = vars, watched, env, dirs, random).start();
+            }
             return null;
         }, host.serial());
         result.whenComplete((v, e) -> {

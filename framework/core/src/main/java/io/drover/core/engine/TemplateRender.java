@@ -13,6 +13,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
 import java.time.Instant;
 import java.util.EnumSet;
@@ -90,7 +91,34 @@ final class TemplateRender {
         SafeFiles.clearFile(root, dest);
         Files.writeString(dest, rendered, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW,
                 StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
-        Files.setPosixFilePermissions(dest, permissions(t.perms()));
+        PosixFileAttributeView view = Files.getFileAttributeView(dest, PosixFileAttributeView.class,
+                LinkOption.NOFOLLOW_LINKS);
+        owner(t, dest);
+        view.setPermissions(permissions(t.perms())); // not through a link planted since the write: O_NOFOLLOW
+    }
+
+    /**
+     * {@code uid}/{@code gid}: the rendered file is given to them, as consul-template does for Nomad — by the agent
+     * (root), on the file itself, never on what a link planted in its place points to ({@code lchown}). Before the
+     * perms are set, since a chown clears the set-id bits.
+     */
+    private static void owner(Template t, Path dest) throws ArtifactException {
+        if (t.uid() == null && t.gid() == null) {
+            return;
+        }
+        try {
+            if (t.uid() != null) {
+                Files.setAttribute(dest, "unix:uid", t.uid(), LinkOption.NOFOLLOW_LINKS);
+            }
+            if (t.gid() != null) {
+                Files.setAttribute(dest, "unix:gid", t.gid(), LinkOption.NOFOLLOW_LINKS);
+            }
+        } catch (IOException | UnsupportedOperationException | SecurityException e) {
+            throw new ArtifactException("template destination " + t.destination() + ": cannot give it "
+                    + (t.uid() != null ? "uid " + t.uid() : "") + (t.uid() != null && t.gid() != null ? " and " : "")
+                    + (t.gid() != null ? "gid " + t.gid() : "") + " (the agent must run as root): "
+                    + (e.getMessage() == null ? e.toString() : e.getMessage()));
+        }
     }
 
     /** The env of an {@code env = true} template's output. */

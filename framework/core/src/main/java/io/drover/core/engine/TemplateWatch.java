@@ -2,6 +2,7 @@ package io.drover.core.engine;
 
 import io.drover.core.artifact.ArtifactException;
 import io.drover.core.event.TaskEvents;
+import io.drover.core.spec.ChangeScript;
 import io.drover.core.spec.Template;
 import io.drover.core.template.TemplateException;
 import io.drover.core.time.Nanos;
@@ -15,8 +16,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
+import java.util.random.RandomGenerator;
 
 /**
  * Re-renders a task's templates when what they read changes, as consul-template does for its file dependencies
@@ -27,8 +28,11 @@ import java.util.function.Consumer;
  * followed). Then, as Nomad's template hook does: the env of {@code env = true} templates is taken for the next
  * run; after a random delay in [0, the largest {@code splay}) of the changed templates, {@code change_mode}
  * applies — {@code restart} (any changed template: "Restart Signaled", a restart that is not a failure),
- * {@code signal} (each distinct {@code change_signal}: "Template re-rendered"), {@code noop} nothing. A template
- * that can no longer render kills the task, failed ("Template failed: ...").
+ * {@code signal} (each distinct {@code change_signal}: "Template re-rendered"), {@code script} (each changed
+ * template's {@code change_script}, inside the task through its driver's exec: {@link TemplateScripts}), {@code noop}
+ * nothing. A template that can no longer render kills the task, failed ("Template failed: ..."). Templates with
+ * {@code once} are not watched (their task's watch is never started). The splay's delay is drawn from the
+ * {@link RandomGenerator} it is given (the engine's; a seeded one in tests).
  *
  * <p>Threads: no thread of its own and no thread per template. The poll is a timer that posts onto the
  * allocation's serial executor, which submits the stat-and-render work to the {@link HookPool}; its result comes
@@ -68,19 +72,22 @@ final class TemplateWatch {
     private final List<Rendered> rendered;
     private final Map<String, String> env;
     private final TemplateRender.Dirs dirs;
+    private final RandomGenerator random;
 
     /**
      * @param envChanged takes the env of the env templates after a re-render changed it (serial executor)
      * @param env the task's environment the templates read
+     * @param random draws the splay's delay (serial executor only)
      */
     TemplateWatch(TaskRunnerHost host, TemplateHook.Task task, Consumer<Map<String, String>> envChanged,
-            List<Rendered> rendered, Map<String, String> env, TemplateRender.Dirs dirs) {
+            List<Rendered> rendered, Map<String, String> env, TemplateRender.Dirs dirs, RandomGenerator random) {
         this.host = host;
         this.task = task;
         this.envChanged = envChanged;
         this.rendered = rendered;
         this.env = env;
         this.dirs = dirs;
+        this.random = random;
     }
 
     /** Arms the first poll. Serial executor; once. */
@@ -177,11 +184,13 @@ final class TemplateWatch {
         }
         boolean restart = false;
         Set<String> signals = new LinkedHashSet<>();
+        List<ChangeScript> scripts = new ArrayList<>();
         Duration splay = Duration.ZERO;
         for (Template t : changes.changed()) {
             switch (t.changeMode()) {
                 case "restart" -> restart = true;
                 case "signal" -> signals.add(t.changeSignal());
+                case "script" -> scripts.add(t.changeScript());
                 default -> {
                     continue; // noop
                 }
@@ -190,12 +199,11 @@ final class TemplateWatch {
                 splay = t.splay();
             }
         }
-        if (!restart && signals.isEmpty()) {
+        if (!restart && signals.isEmpty() && scripts.isEmpty()) {
             arm(POLL);
             return;
         }
-        Duration delay = splay.isZero() ? Duration.ZERO
-                : Duration.ofNanos(ThreadLocalRandom.current().nextLong(splay.toNanos()));
+        Duration delay = splayDelay(splay, random);
         boolean restartIt = restart;
         host.timers().schedule(delay, () -> host.serial().execute(() -> {
             if (task.dead()) {
@@ -204,12 +212,26 @@ final class TemplateWatch {
             long at = Nanos.of(host.timers().now());
             if (restartIt) {
                 task.restart(TaskEvents.restartSignaled(at, "Template with change_mode restart re-rendered"));
-            } else {
-                for (String s : signals) {
-                    task.signal(TaskEvents.templateSignal(at, s), s);
-                }
+                arm(POLL);
+                return;
             }
-            arm(POLL);
+            for (String s : signals) {
+                task.signal(TaskEvents.templateSignal(at, s), s);
+            }
+            // as Nomad: the next render is handled once every script ended
+            TemplateScripts.run(host, task, scripts, () -> {
+                if (!task.dead()) {
+                    arm(POLL);
+                }
+            });
         }));
+    }
+
+    /**
+     * How long a change_mode waits after a re-render: a random delay in [0, {@code splay}), uniformly drawn, as
+     * Nomad's template hook does ({@code rand.Int63n(splay)}); none without a splay.
+     */
+    static Duration splayDelay(Duration splay, RandomGenerator random) {
+        return splay.isZero() || splay.isNegative() ? Duration.ZERO : Duration.ofNanos(random.nextLong(splay.toNanos()));
     }
 }

@@ -24,6 +24,10 @@ public enum TaskEventType {
     ARTIFACT_DOWNLOAD_FAILED("Failed Artifact Download"),
     /** A restart that is not a failure (a template with change_mode restart re-rendered). */
     RESTART_SIGNALED("Restart Signaled"),
+    /** A hook's failure that does not stop the task by itself (a template's change_script failed). */
+    HOOK_FAILED("Task hook failed"),
+    /** A hook's message (a template's change_script ran). */
+    HOOK_MESSAGE("Task hook message"),
     // Drover's own:
     MAX_RUNTIME_EXCEEDED("Max Runtime Exceeded"),
     /** The allocation's group {@code max_run_duration} passed: every live task is stopped (Nomad's alloc timeout). */

@@ -138,6 +138,16 @@ public final class TaskEvents {
         return of(TaskEventType.RESTART_SIGNALED, time, display, Map.of());
     }
 
+    /** Nomad's {@code Task hook failed}: a template's change_script failed, exited non-zero or timed out. */
+    public static TaskEvent hookFailed(long time, String display) {
+        return of(TaskEventType.HOOK_FAILED, time, display, Map.of());
+    }
+
+    /** Nomad's {@code Task hook message}: a template's change_script ran and exited 0. */
+    public static TaskEvent hookMessage(long time, String display) {
+        return of(TaskEventType.HOOK_MESSAGE, time, display, Map.of());
+    }
+
     /** Nomad's template hook: a re-rendered template with change_mode signal sends its change_signal. */
     public static TaskEvent templateSignal(long time, String signal) {
         return new TaskEvent(TaskEventType.SIGNALING, time, "Template re-rendered", Map.of("signal", signal), "",

@@ -146,4 +146,76 @@ class ClientPathLinksTest {
             }
         }
     }
+
+    /** A world-readable local git repository with one commit. */
+    private Path repository() throws Exception {
+        Path repo = tmp.resolve("repo");
+        if (Files.isDirectory(repo)) {
+            return repo;
+        }
+        Files.createDirectories(repo);
+        git(repo, "init", "-q", "-b", "main");
+        Files.writeString(repo.resolve("hello.txt"), "from git");
+        git(repo, "add", "hello.txt");
+        git(repo, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-q", "-m", "one");
+        try (Stream<Path> walk = Files.walk(repo)) {
+            for (Path p : (Iterable<Path>) walk::iterator) {
+                Files.setPosixFilePermissions(p, PosixFilePermissions.fromString(
+                        Files.isDirectory(p) ? "rwxr-xr-x" : "rw-r--r--"));
+            }
+        }
+        return repo;
+    }
+
+    private static void git(Path dir, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("git", "-C", dir.toString()));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as(out).isZero();
+    }
+
+    private void clone(ClientPath.Target to) throws Exception {
+        String src = "git::" + repository();
+        Artifact a = new Artifact(src, "unused", ArtifactMode.ANY, Map.of(), Map.of());
+        getter.fetch(a, src, task, to);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("forms")
+    void aGitCloneLandsInEachForm(String form) throws Exception {
+        fresh();
+        ClientPath.Target to = target(form);
+        clone(to);
+        assertThat(to.path().resolve("hello.txt")).hasContent("from git");
+    }
+
+    /**
+     * A git clone checks its destination component by component before git runs, as every other getter: a link
+     * planted at the root, at any directory on the way or at the destination itself is refused in one line, and
+     * nothing is cloned through it.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("forms")
+    void aGitCloneRefusesALinkPlantedAtAnyComponent(String form) throws Exception {
+        List<Path> parts = components(target(form));
+        for (int k = 0; k < parts.size(); k++) {
+            fresh();
+            ClientPath.Target to = target(form);
+            Path at = parts.get(k);
+            Files.createDirectories(at.getParent());
+            if (Files.isDirectory(at, LinkOption.NOFOLLOW_LINKS)) {
+                deleteTree(at);
+            }
+            Files.createSymbolicLink(at, outside);
+            String what = form + " with a link at " + tmp.relativize(at);
+            assertThatThrownBy(() -> clone(to)).as(what).isInstanceOf(ArtifactException.class)
+                    .hasMessageContaining("symbolic link; refusing to follow it")
+                    .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+            try (Stream<Path> in = Files.list(outside)) {
+                assertThat(in.map(p -> p.getFileName().toString()).toList()).as(what).containsExactly("victim");
+            }
+            assertThat(outside.resolve("victim")).as(what).hasContent("untouched");
+        }
+    }
 }

@@ -47,7 +47,12 @@ final class Chroot {
     private static final List<String> DEVICES = List.of("null", "zero", "full", "random", "urandom", "tty");
     private static final String FALLBACK_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
+    /** After the drop to the task user: cd to work_dir ($0), the task's environment (TaskEnvFile), exec "$@". */
+    private static final String INNER = "[ \"$0\" = / ] || cd \"$0\" || exit; unset PWD OLDPWD; . /"
+            + TaskEnvFile.NAME + "; exec \"$@\"";
+
     final String unshare;
+    final String chroot;
     final String sh;
     final String script;
     final int uid;
@@ -58,6 +63,7 @@ final class Chroot {
     private Chroot(String unshare, String sh, String mount, String chroot, String ln, int uid, int gid,
             List<String> bound) {
         this.unshare = unshare;
+        this.chroot = chroot;
         this.sh = sh;
         this.uid = uid;
         this.gid = gid;
@@ -116,6 +122,34 @@ final class Chroot {
                 script, "drover-exec", abs(taskDir), abs(allocDir), workDir, command));
         all.addAll(args);
         return all;
+    }
+
+    /**
+     * An exec in a running task ({@code TaskDriver.exec}): {@code nsenter --target PID --mount --ipc --} into the
+     * task's namespaces, then the same drop as the task's own start: {@code chroot --userspec=UID:GID <task dir>
+     * /bin/sh -c '<cd work_dir; . /.drover-env; exec "$@">' WORKDIR COMMAND ARGS...}. Run as root with
+     * {@link TaskEnvFile#rootEnv}; the task's environment comes from its env file inside the chroot.
+     *
+     * @param nsenter the host's nsenter
+     * @param pid a process of the task (in its mount namespace)
+     */
+    List<String> execArgs(String nsenter, int pid, Path taskDir, String workDir, List<String> command) {
+        List<String> all = new ArrayList<>(List.of(nsenter, "--target", Integer.toString(pid), "--mount", "--ipc",
+                "--", chroot, "--userspec=" + uid + ":" + gid, abs(taskDir), "/bin/sh", "-c", INNER, workDir));
+        all.addAll(command);
+        return all;
+    }
+
+    /** The host's nsenter, for {@link #execArgs}; empty when it has none. */
+    static Optional<String> nsenter() {
+        return onPath("nsenter").map(Path::toString);
+    }
+
+    /** The task's work directory and task directory, read back from the wrapper of its start (see wrapperArgs). */
+    static Optional<String[]> wrapped(List<String> args) {
+        int at = args.indexOf("drover-exec");
+        return at < 0 || args.size() < at + 4 ? Optional.empty()
+                : Optional.of(new String[] {args.get(at + 1), args.get(at + 3)});
     }
 
     /**
@@ -260,10 +294,8 @@ final class Chroot {
         }
         s.append(q(mount)).append(" -t proc -o nosuid,nodev,noexec proc \"$root/proc\"\n");
         // after the drop: cd to work_dir, apply the task's environment (TaskEnvFile), exec the command
-        String inner = "[ \"$0\" = / ] || cd \"$0\" || exit; unset PWD OLDPWD; . /" + TaskEnvFile.NAME
-                + "; exec \"$@\"";
         s.append("exec ").append(q(chroot)).append(" --userspec=").append(uid).append(':').append(gid)
-                .append(" \"$root\" /bin/sh -c ").append(q(inner)).append(" \"$cwd\" \"$@\"\n");
+                .append(" \"$root\" /bin/sh -c ").append(q(INNER)).append(" \"$cwd\" \"$@\"\n");
         return s.toString();
     }
 

@@ -139,6 +139,34 @@ public final class ExecDriver extends ProcessTaskDriver {
     }
 
     /**
+     * An exec in a running task, inside its isolation ({@link Chroot#execArgs}): the task's mount and IPC
+     * namespaces, its chroot, user nobody, its environment and work directory. A run re-attached from an earlier
+     * agent is entered the same way, from its task directory (work directory {@code /}).
+     */
+    @Override
+    protected SpawnSpec execSpec(io.drover.process.RunExec.Run run, List<String> command) throws DriverException {
+        Chroot c = machine.chroot();
+        if (c == null) {
+            throw new DriverException(machine.problem(), false);
+        }
+        String nsenter = Chroot.nsenter().orElseThrow(() -> new DriverException(
+                "exec: nsenter is not on this host's PATH: cannot enter the task", false));
+        int pid = run.taskPid();
+        if (pid <= 0) {
+            throw new DriverException("task is not running", false);
+        }
+        Path taskDir = run.taskDir();
+        String workDir = "/";
+        Map<String, String> env = Map.of("PATH", "/usr/sbin:/usr/bin:/sbin:/bin");
+        if (run.spec() != null) {
+            workDir = Chroot.wrapped(run.spec().args()).map(w -> w[1]).orElse("/");
+            env = run.spec().env();
+        }
+        List<String> argv = c.execArgs(nsenter, pid, taskDir, workDir, command);
+        return io.drover.process.RunExec.around(run, argv, taskDir, env, null);
+    }
+
+    /**
      * Re-attaches to a task an earlier agent started (see {@link SupervisedTasks#recover}); its mount namespace
      * lives as long as its processes do, so nothing else needs restoring.
      *

@@ -132,6 +132,22 @@ public final class MockDriver implements TaskDriver {
         mock.signal(canonical);
     }
 
+    /**
+     * As Nomad's mock driver: an exec in a running task succeeds at once (exit code 0) and runs nothing; in an
+     * ended task it fails.
+     */
+    @Override
+    public CompletionStage<ExitResult> exec(String taskId, List<String> command, java.time.Duration timeout) {
+        try {
+            if (task(taskId).status().state() != TaskStatus.State.RUNNING) {
+                throw new DriverException("task is not running", false);
+            }
+        } catch (DriverException e) {
+            return java.util.concurrent.CompletableFuture.failedFuture(e);
+        }
+        return java.util.concurrent.CompletableFuture.completedFuture(ExitResult.code(0));
+    }
+
     @Override
     public TaskStatus inspect(String taskId) throws TaskNotFoundException {
         return task(taskId).status();

@@ -30,9 +30,13 @@ final class JsonRuntimeShape {
             Map.entry("ChangeMode", "change_mode"), Map.entry("ChangeSignal", "change_signal"),
             Map.entry("Splay", "splay"), Map.entry("Perms", "perms"), Map.entry("Envvars", "env"),
             Map.entry("LeftDelim", "left_delimiter"), Map.entry("RightDelim", "right_delimiter"),
-            Map.entry("ErrMissingKey", "error_on_missing_key"), Map.entry("Wait", "wait"));
+            Map.entry("ErrMissingKey", "error_on_missing_key"), Map.entry("Wait", "wait"), Map.entry("Uid", "uid"),
+            Map.entry("Gid", "gid"), Map.entry("Once", "once"), Map.entry("ChangeScript", "change_script"));
 
     private static final Map<String, String> WAIT = Map.of("Min", "min", "Max", "max");
+
+    private static final Map<String, String> CHANGE_SCRIPT = Map.of("Command", "command", "Args", "args", "Timeout",
+            "timeout", "FailOnError", "fail_on_error");
 
     private static final Map<String, String> NETWORK = Map.of("Mode", "mode", "Hostname", "hostname", "DNS", "dns");
 
@@ -87,11 +91,12 @@ final class JsonRuntimeShape {
                     && Boolean.FALSE.equals(s.value()) && !key.equals("env") && !key.equals("error_on_missing_key")) {
                 continue;
             }
-            if (f.name().equals("Wait") && f.value() instanceof Node.Mapping w) {
-                // {"Min": ns, "Max": ns} to wait { min max }
+            if ((f.name().equals("Wait") || f.name().equals("ChangeScript")) && f.value() instanceof Node.Mapping w) {
+                // {"Min": ns, "Max": ns} to wait { min max }; {"Command": ..., "Timeout": ns} to change_script
+                Map<String, String> names = f.name().equals("Wait") ? WAIT : CHANGE_SCRIPT;
                 List<Field> inner = new ArrayList<>();
                 for (Field x : w.fields()) {
-                    String k = WAIT.get(x.name());
+                    String k = names.get(x.name());
                     if (k != null || !unset(x)) {
                         inner.add(new Field(k, x.name(), x.value(), x.line()));
                     }

@@ -43,6 +43,12 @@ final class RuntimeMapper {
                 templates.add(t);
             }
         }
+        if (templates.stream().map(io.drover.core.spec.Template::once).distinct().count() > 1) {
+            // Nomad renders a task's templates with one consul-template runner, in once mode or not
+            p.add(new io.drover.core.spec.parse.tree.TreeProblem(r.line("template"), r.keyPath("template"),
+                    "once must be the same for every template of the task (Nomad: \"All templates should have same "
+                            + "Once value\")"));
+        }
         return new TaskRuntime(meta, resources, artifacts, templates);
     }
 

@@ -1,6 +1,7 @@
 package io.drover.core.spec.parse;
 
 import io.drover.core.artifact.ClientPath;
+import io.drover.core.spec.ChangeScript;
 import io.drover.core.spec.Template;
 import io.drover.core.spec.parse.tree.Field;
 import io.drover.core.spec.parse.tree.MapReader;
@@ -21,8 +22,9 @@ import java.util.List;
 final class TemplateMapper {
     private static final List<String> KEYS = List.of("data", "source", "destination", "env", "perms",
             "change_mode", "change_signal", "splay", "left_delimiter", "right_delimiter", "error_on_missing_key",
-            "wait");
+            "wait", "uid", "gid", "once", "change_script");
     private static final List<String> WAIT_KEYS = List.of("min", "max");
+    private static final List<String> SCRIPT_KEYS = List.of("command", "args", "timeout", "fail_on_error");
 
     private TemplateMapper() {}
 
@@ -60,10 +62,9 @@ final class TemplateMapper {
         }
         String changeMode = p.read(() -> r.string("change_mode", "restart"), "restart");
         if (!List.of("noop", "restart", "signal", "script").contains(changeMode)) {
-            p.add(r.problem("change_mode", "must be noop, restart or signal, found \"" + changeMode + "\""));
-        } else if (changeMode.equals("script")) {
-            p.add(r.problem("change_mode", "change_mode \"script\" is not supported (noop, restart or signal)"));
+            p.add(r.problem("change_mode", "must be noop, restart, signal or script, found \"" + changeMode + "\""));
         }
+        ChangeScript script = changeScript(r, changeMode, field.line(), path, p);
         String signal = p.read(() -> r.string("change_signal", null), null);
         String changeSignal = null;
         if (signal != null) {
@@ -98,10 +99,58 @@ final class TemplateMapper {
                 p.add(new TreeProblem(r.line("data"), r.keyPath("data"), "template " + e.getMessage()));
             }
         }
+        Integer uid = owner(r, "uid", p);
+        Integer gid = owner(r, "gid", p);
+        boolean once = p.read(() -> r.bool("once", false), false);
         if (p.size() != before) {
             return null;
         }
         return new Template(data, source, destination, env, perms, changeMode, changeSignal, splay, left, right,
-                missing, waitMin, waitMax);
+                missing, waitMin, waitMax, uid, gid, once, script);
+    }
+
+    /**
+     * {@code uid}/{@code gid}: the rendered file's owner, a whole number; a negative one is unset, as in Nomad
+     * (consul-template leaves the owner alone).
+     */
+    private static Integer owner(MapReader r, String key, Problems p) {
+        if (!r.has(key)) {
+            return null;
+        }
+        long id = p.read(() -> r.integer(key, -1, Integer.MIN_VALUE, Integer.MAX_VALUE), -1L);
+        return id < 0 ? null : (int) id;
+    }
+
+    /**
+     * {@code change_script { command, args, timeout, fail_on_error }}: required with {@code change_mode =
+     * "script"} (a command that is not empty), refused with another mode. Nomad's defaults: 5s, false.
+     */
+    private static ChangeScript changeScript(MapReader r, String changeMode, int line, String path, Problems p) {
+        MapReader c = r.child("change_script", SCRIPT_KEYS, List.of(), p);
+        boolean script = changeMode.equals("script");
+        if (c == null) {
+            if (script && !r.has("change_script")) {
+                p.add(new TreeProblem(line, path, "change_mode = \"script\" needs a change_script { command = "
+                        + "\"...\" } block"));
+            }
+            return null;
+        }
+        if (!script) {
+            p.add(r.problem("change_script", "is only used with change_mode = \"script\" (found \"" + changeMode
+                    + "\")"));
+            return null;
+        }
+        String command = p.read(() -> c.string("command", null), null);
+        List<String> args = p.read(() -> c.strings("args"), List.of());
+        Duration timeout = p.read(() -> c.duration("timeout", ChangeScript.DEFAULT_TIMEOUT, true),
+                ChangeScript.DEFAULT_TIMEOUT);
+        boolean failOnError = p.read(() -> c.bool("fail_on_error", false), false);
+        if (command == null || command.isBlank()) {
+            if (command != null || !c.has("command")) {
+                p.add(c.problem("command", "is required: the script to run inside the task"));
+            }
+            return null;
+        }
+        return new ChangeScript(command, args == null ? List.of() : args, timeout, failOnError);
     }
 }

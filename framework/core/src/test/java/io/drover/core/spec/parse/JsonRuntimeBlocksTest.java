@@ -111,11 +111,31 @@ class JsonRuntimeBlocksTest {
 
     @Test
     void aTemplateKeyDroverRefusesIsNamedTheJsonWay() {
-        String withUid = JSON.replace("\"Uid\": null", "\"Uid\": 1000");
+        String withUid = JSON.replace("\"Uid\": null", "\"Uid\": \"root\"");
         assertThatThrownBy(() -> parse("web.json", withUid)).isInstanceOf(JobFileException.class)
                 .hasMessageContaining("Uid");
         String bad = JSON.replace("\"ChangeMode\": \"signal\"", "\"ChangeMode\": \"sometimes\"");
         assertThatThrownBy(() -> parse("web.json", bad)).isInstanceOf(JobFileException.class)
                 .hasMessageContaining("ChangeMode").hasMessageContaining("sometimes");
+    }
+
+    /** uid, gid, once and change_script in Nomad's JSON (Timeout in ns) are the HCL's. */
+    @Test
+    void uidGidOnceAndChangeScriptInJsonEqualTheirHcl() throws Exception {
+        String hcl = HCL.replace("change_mode = \"signal\"\n", "change_mode = \"script\"\n"
+                + "uid = 1000\n gid = 0\n change_script {\n command = \"/bin/reload\"\n args = [\"-q\"]\n"
+                + " timeout = \"20s\"\n fail_on_error = true\n }\n").replace("change_signal = \"SIGHUP\"\n", "");
+        String json = JSON.replace("\"ChangeMode\": \"signal\", \"ChangeSignal\": \"SIGHUP\", \"ChangeScript\": null",
+                "\"ChangeMode\": \"script\", \"ChangeSignal\": \"\", \"ChangeScript\": {\"Command\": \"/bin/reload\", "
+                        + "\"Args\": [\"-q\"], \"Timeout\": 20000000000, \"FailOnError\": true}")
+                .replace("\"Uid\": null, \"Gid\": null", "\"Uid\": 1000, \"Gid\": 0");
+        var th = parse("web.hcl", hcl).groups().get(0).tasks().get(0).runtime().templates().get(0);
+        var tj = parse("web.json", json).groups().get(0).tasks().get(0).runtime().templates().get(0);
+        assertThat(tj).isEqualTo(th);
+        assertThat(th.uid()).isEqualTo(1000);
+        assertThat(th.gid()).isZero();
+        assertThat(th.changeScript()).isEqualTo(new io.drover.core.spec.ChangeScript("/bin/reload",
+                java.util.List.of("-q"), java.time.Duration.ofSeconds(20), true));
+        assertThat(th.once()).isFalse();
     }
 }
