@@ -68,7 +68,7 @@ final class TaskDriverCalls {
                 env.getOrDefault("NOMAD_GROUP_NAME", ""), task.name(), userConfig(prep.config()), env,
                 host.dirs().task(task.name()), host.dirs().shared(), host.dirs().log(task.name(), "stdout"),
                 host.dirs().log(task.name(), "stderr"), Math.max(1, logs.maxFiles()),
-                (long) Math.max(1, logs.maxFileSizeMb()) << 20);
+                (long) Math.max(1, logs.maxFileSizeMb()) << 20, prep.mounts());
     }
 
     /** The task's {@code user} in the config of a driver that takes one ({@link TaskUserConfig}). */

@@ -46,8 +46,7 @@ public final class ChildJobs {
         if (rt.dispatchPayload() == null) {
             return t;
         }
-        TaskRuntime with = new TaskRuntime(rt.meta(), rt.resources(), rt.artifacts(), rt.templates(),
-                rt.dispatchPayload().withPayload(payload));
+        TaskRuntime with = rt.withDispatchPayload(rt.dispatchPayload().withPayload(payload));
         return new Task(t.name(), t.driver(), t.config(), t.env(), t.leader(), t.lifecycle(), t.killTimeout(),
                 t.killSignal(), t.shutdownDelay(), t.maxRuntime(), t.logs(), t.restart(), t.line(), with, t.cluster());
     }

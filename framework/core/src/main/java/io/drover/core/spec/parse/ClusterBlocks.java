@@ -17,7 +17,7 @@ import java.util.Map;
  * at run time. And the blocks that need a
  * service Drover does not have, each refused in one line naming it and where it is: {@code vault} (Vault),
  * {@code consul} and a {@code service} whose provider is Consul (Consul), {@code connect} (Consul Connect), a
- * CSI {@code volume} (CSI). A {@code service} with {@code provider = "nomad"} needs no Consul and is accepted
+ * CSI {@code volume} (CSI; host volumes are {@link VolumeMapper}'s). A {@code service} with {@code provider = "nomad"} needs no Consul and is accepted
  * (checked, not registered: Drover keeps no service catalog). Pure.
  */
 final class ClusterBlocks {
@@ -112,15 +112,13 @@ final class ClusterBlocks {
         for (Field f : r.all("service")) {
             service(f, r, p);
         }
-        for (Field f : r.all("volume")) {
+        for (Field f : r.all("volume")) { // host volumes: VolumeMapper
             Node.Mapping m = f.value() instanceof Node.Mapping mm ? mm : null;
             boolean csi = m != null && m.fields().stream().anyMatch(x -> "type".equals(x.key())
                     && x.value() instanceof Node.Scalar s && "csi".equals(s.value()));
-            p.add(csi ? needs(f, r, "CSI") : new TreeProblem(f.line(), MapReader.join(r.path(), "volume"),
-                    "host volumes are not supported by Drover yet"));
-        }
-        for (Field f : r.all("volume_mount")) {
-            p.add(new TreeProblem(f.line(), MapReader.join(r.path(), "volume_mount"), "volumes are not supported by Drover yet"));
+            if (csi) {
+                p.add(needs(f, r, "CSI"));
+            }
         }
         return kept;
     }
