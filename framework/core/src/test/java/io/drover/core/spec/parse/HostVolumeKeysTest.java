@@ -164,4 +164,22 @@ class HostVolumeKeysTest {
                 """);
         assertThat(all).singleElement().asString().contains("volume").contains("needs CSI");
     }
+
+    @Test
+    void nomadsJsonShapeReadsTheSame() throws Exception {
+        Job json = JobFileParser.parse("v.json", """
+                {"Job": {"ID": "j", "TaskGroups": [{"Name": "g",
+                  "Volumes": {"data": {"Name": "data", "Type": "host", "Source": "shared", "ReadOnly": true,
+                                       "Sticky": false, "PerAlloc": false, "AccessMode": "", "AttachmentMode": "",
+                                       "MountOptions": null}},
+                  "Tasks": [{"Name": "t", "Driver": "exec", "Config": {"command": "/bin/true"},
+                    "VolumeMounts": [{"Volume": "data", "Destination": "/srv/data", "ReadOnly": false,
+                                      "PropagationMode": "private", "SELinuxLabel": ""}]}]}]}}
+                """.getBytes(StandardCharsets.UTF_8));
+        TaskGroup g = json.groups().get(0);
+        assertThat(g.runtime().volumes().get("data"))
+                .isEqualTo(new VolumeRequest("data", "host", "shared", true, false, false, "", ""));
+        assertThat(g.tasks().get(0).runtime().volumeMounts())
+                .containsExactly(new VolumeMount("data", "/srv/data", false, "private", ""));
+    }
 }
