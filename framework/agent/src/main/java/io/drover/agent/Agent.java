@@ -124,7 +124,8 @@ public final class Agent implements AutoCloseable {
         DriverCatalog catalog = registry != null ? registry
                 : pluginDirProblems.isEmpty() ? DriverCatalog.EMPTY : DriverCatalog.refused(pluginDirProblems.get(0));
         Engine engine = new Engine(new EngineConfig(dataDir, config.client().maxKillTimeout(),
-                config.client().gcKillPolicy(), config.client().driverStartTimeout(), config.client().dynamicPorts()),
+                config.client().gcKillPolicy(), config.client().driverStartTimeout(), config.client().dynamicPorts(),
+                config.client().node().hostVolumes()),
                 catalog, runtime, store,
                 allocIds);
         JobRegistry jobs = new JobRegistry(engine, config.client().taskLimits(), index,

@@ -6,16 +6,12 @@ import io.drover.core.spec.Job;
 import io.drover.core.spec.placement.NodeFeasibility;
 import io.drover.core.state.AllocationState;
 import io.drover.core.state.ClientStatus;
-import io.drover.core.state.DesiredStatus;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableSet;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentSkipListSet;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,7 +26,9 @@ import org.slf4j.LoggerFactory;
  * their states and events remain readable. {@code Version} counts registrations from 0.
  *
  * <p>Thread-safe: writes (register, stop) are serialised on this object; reads are lock-free over immutable
- * {@link Entry} values. Allocations live in the {@link Engine}; this holds only ids.
+ * {@link Entry} values. Allocations live in the {@link Engine}; this holds only ids. Its parts: {@link AllocIndex}
+ * (allocation ids), {@link JobVersions} (kept versions), {@link JobAllocations} (reads of a job's allocations),
+ * {@link RegistryRestore} (rebuilding entries at agent start), {@link RegisterGuards} (what refuses a registration).
  */
 public final class JobRegistry {
     private static final Logger LOG = LoggerFactory.getLogger(JobRegistry.class);
@@ -79,15 +77,15 @@ public final class JobRegistry {
     private final Engine engine;
     private final TaskLimits limits;
     private final Map<String, Entry> jobs = new ConcurrentHashMap<>();
-    private final NavigableSet<String> allocIds = new ConcurrentSkipListSet<>();
-    private final Map<String, String> jobOfAlloc = new ConcurrentHashMap<>();
+    private final AllocIndex allocIndex = new AllocIndex();
     private final RaftIndex index;
     private final Evaluations evals = new Evaluations();
-    private final Map<String, List<Entry>> versions = new ConcurrentHashMap<>();
-    private final Map<String, String> evalOfAlloc = new ConcurrentHashMap<>();
+    private final JobVersions versions = new JobVersions();
+    private final JobAllocations reads;
+    private final NodeFeasibility node;
 
     /** How many versions of a job {@link #versions} keeps (Nomad's {@code JobTrackedVersions}). */
-    static final int TRACKED_VERSIONS = 6;
+    static final int TRACKED_VERSIONS = JobVersions.TRACKED;
 
     /** Nomad's default job priority ({@link Job#DEFAULT_PRIORITY}); a job's own is {@link Job#priority()}. */
     public static final int DEFAULT_PRIORITY = Job.DEFAULT_PRIORITY;
@@ -111,9 +109,8 @@ public final class JobRegistry {
         this.limits = limits;
         this.index = index;
         this.node = node;
+        this.reads = new JobAllocations(engine);
     }
-
-    private final NodeFeasibility node;
 
     /**
      * Told of every change of a parent job (periodic or parameterized: {@link io.drover.core.spec.JobLaunch#parent}):
@@ -142,7 +139,7 @@ public final class JobRegistry {
         Entry merged = new Entry(entry.job(), entry.version(), entry.submitTime(), entry.modifyIndex(), ids,
                 entry.stopped(), entry.createIndex(), entry.jobModifyIndex());
         jobs.put(entry.job().id(), merged);
-        keepVersion(merged);
+        versions.keep(merged);
     }
 
     /** The jobs a parent launched (those whose {@code ParentID} is {@code parentId}), sorted by id. */
@@ -190,24 +187,9 @@ public final class JobRegistry {
      */
     public synchronized Registration register(Job job, java.util.OptionalLong enforce) {
         if (enforce.isPresent()) {
-            Entry current = jobs.get(job.id());
-            long want = enforce.getAsLong();
-            if (want == 0 && current != null) {
-                throw new IndexConflictException("Enforcing job modify index 0: job already exists");
-            }
-            if (want != 0 && current == null) {
-                throw new IndexConflictException("Enforcing job modify index " + want + ": job does not exist");
-            }
-            if (want != 0 && current.jobModifyIndex() != want) {
-                throw new IndexConflictException("Enforcing job modify index " + want
-                        + ": job exists with conflicting job modify index: " + current.jobModifyIndex());
-            }
+            RegisterGuards.enforceIndex(jobs.get(job.id()), enforce.getAsLong());
         }
-        java.util.Optional<String> over = limits.perJobProblem(job)
-                .or(() -> limits.totalProblem(engine.liveTasks(), TaskLimits.tasksOf(job)));
-        if (over.isPresent()) {
-            throw new TooManyTasksException(over.get());
-        }
+        RegisterGuards.taskLimits(limits, engine.liveTasks(), job);
         Entry old = jobs.get(job.id());
         if (old != null && !old.stopped() && old.job().equals(job)) {
             List<AllocationState> current = old.allocIds().stream().map(engine::allocation)
@@ -228,20 +210,19 @@ public final class JobRegistry {
         List<NodeFeasibility.GroupPlacement> placement = node == null || parent ? List.of() : node.place(job);
         List<AllocationState> placed = parent ? List.of() : engine.submit(NodeFeasibility.placeable(job, placement));
         placed.forEach(a -> ids.add(a.id()));
-        placed.forEach(a -> allocIds.add(a.id()));
-        placed.forEach(a -> jobOfAlloc.put(a.id(), job.id()));
+        placed.forEach(a -> allocIndex.add(a.id(), job.id()));
         // the job's indexes derive from its submit time, the creation time of its first allocation, which the
         // allocations record: the same after a restart
         long submit = placed.isEmpty() ? System.currentTimeMillis() * 1_000_000L : placed.get(0).createTime();
         long at = Math.max(RaftIndex.ofNanos(submit), old == null ? 0 : old.modifyIndex() + 1);
         Entry entry = new Entry(job, version, submit, at, ids, false, old != null ? old.createIndex() : at, at);
         jobs.put(job.id(), entry);
-        keepVersion(entry);
+        versions.keep(entry);
         // Nomad creates no evaluation for a parent: its children's registrations have theirs
         Evaluations.Evaluation eval = parent ? null : evals.record(job.id(), job.type().wireName(), job.priority(),
                 "job-register", at, at + 1, placement.stream().filter(g -> g.placeable() < g.count()).toList());
         placement.forEach(g -> g.failures().forEach(line -> LOG.info("job {}: {}", job.id(), line)));
-        placed.forEach(a -> evalOfAlloc.put(a.id(), eval.id()));
+        placed.forEach(a -> allocIndex.placedBy(a.id(), eval.id()));
         index.next(); // visible now: wakes blocking queries
         if (parent || (old != null && old.job().launch().parent())) {
             parents.changed(job.id(), Optional.of(entry));
@@ -257,30 +238,16 @@ public final class JobRegistry {
      * @param restored the engine's allocations, oldest first
      */
     public synchronized void restore(List<AllocationState> restored) {
-        Map<String, List<AllocationState>> byJob = new java.util.LinkedHashMap<>();
-        for (AllocationState a : restored) {
-            byJob.computeIfAbsent(a.jobId(), k -> new ArrayList<>()).add(a);
-        }
-        byJob.forEach((jobId, allocs) -> {
-            AllocationState newest = allocs.get(allocs.size() - 1);
-            int version = (int) allocs.stream().map(AllocationState::job).distinct().count() - 1;
-            boolean stopped = allocs.stream().allMatch(a -> a.desiredStatus() == DesiredStatus.STOP);
-            List<String> ids = allocs.stream().map(AllocationState::id).toList();
-            allocIds.addAll(ids);
-            ids.forEach(id -> jobOfAlloc.put(id, jobId));
-            AllocationState firstOfVersion = allocs.stream().filter(a -> a.job().equals(newest.job())).findFirst()
-                    .orElse(newest);
-            long at = RaftIndex.ofNanos(firstOfVersion.createTime());
-            long modified = stopped ? Math.max(at, allocs.stream().mapToLong(a -> RaftIndex.ofNanos(a.modifyTime()))
-                    .max().orElse(at)) : at;
-            Entry entry = new Entry(newest.job(), Math.max(0, version), firstOfVersion.createTime(), modified, ids,
-                    stopped, RaftIndex.ofNanos(allocs.get(0).createTime()), at);
+        for (RegistryRestore.Restored r : RegistryRestore.byJob(restored)) {
+            Entry entry = r.entry();
+            String jobId = entry.job().id();
+            entry.allocIds().forEach(id -> allocIndex.add(id, jobId));
             jobs.put(jobId, entry);
-            keepVersion(entry);
-            Evaluations.Evaluation eval = evals.record(jobId, newest.job().type().wireName(), newest.job().priority(),
-                    "job-register", at, at + 1, List.of());
-            allocs.stream().filter(a -> a.job().equals(newest.job())).forEach(a -> evalOfAlloc.put(a.id(), eval.id()));
-        });
+            versions.keep(entry);
+            Evaluations.Evaluation eval = evals.record(jobId, entry.job().type().wireName(), entry.job().priority(),
+                    "job-register", entry.jobModifyIndex(), entry.jobModifyIndex() + 1, List.of());
+            r.currentVersion().forEach(a -> allocIndex.placedBy(a.id(), eval.id()));
+        }
     }
 
     /** Stops every allocation of a job and marks it stopped. Idempotent. */
@@ -312,7 +279,7 @@ public final class JobRegistry {
         Optional<Entry> stopped = stop(jobId);
         stopped.ifPresent(e -> {
             jobs.remove(jobId);
-            versions.remove(jobId);
+            versions.forget(jobId);
             if (e.job().launch().parent()) {
                 parents.changed(jobId, Optional.empty());
             }
@@ -326,9 +293,7 @@ public final class JobRegistry {
      * Idempotent.
      */
     public synchronized void forget(String allocId) {
-        allocIds.remove(allocId);
-        evalOfAlloc.remove(allocId);
-        String jobId = jobOfAlloc.remove(allocId);
+        String jobId = allocIndex.remove(allocId);
         Entry e = jobId == null ? null : jobs.get(jobId);
         if (e == null || !e.allocIds().contains(allocId)) {
             return; // its job was purged (and maybe registered anew) meanwhile
@@ -336,7 +301,7 @@ public final class JobRegistry {
         List<String> left = e.allocIds().stream().filter(id -> !id.equals(allocId)).toList();
         if (left.isEmpty()) {
             jobs.remove(jobId);
-            versions.remove(jobId);
+            versions.forget(jobId);
             LOG.info("job {}: forgotten, its last allocation record was purged", jobId);
         } else {
             long at = index.take();
@@ -346,37 +311,18 @@ public final class JobRegistry {
         }
     }
 
-    private void keepVersion(Entry entry) {
-        versions.compute(entry.job().id(), (id, list) -> {
-            List<Entry> out = new ArrayList<>();
-            out.add(entry);
-            if (list != null) {
-                list.stream().filter(v -> v.version() != entry.version()).limit(TRACKED_VERSIONS - 1)
-                        .forEach(out::add);
-            }
-            return List.copyOf(out);
-        });
-    }
-
     /**
      * The versions of a job this agent registered, newest first (at most {@value #TRACKED_VERSIONS}; after an
      * agent restart only the current one).
      */
     public List<Entry> versions(String jobId) {
         Entry current = jobs.get(jobId);
-        if (current == null) {
-            return List.of();
-        }
-        List<Entry> out = new ArrayList<>();
-        out.add(current);
-        versions.getOrDefault(jobId, List.of()).stream().filter(v -> v.version() != current.version())
-                .forEach(out::add);
-        return out;
+        return current == null ? List.of() : versions.of(current);
     }
 
     /** The id of the evaluation that placed an allocation ("" when this agent's memory has none: restored). */
     public String evalOf(String allocId) {
-        return evalOfAlloc.getOrDefault(allocId, "");
+        return allocIndex.evalOf(allocId);
     }
 
     /** The job version an allocation runs: the kept version with its job, else the job's current version. */
@@ -400,11 +346,7 @@ public final class JobRegistry {
 
     /** Current snapshots of a job's allocations, oldest first. */
     public List<AllocationState> allocations(Entry entry) {
-        List<AllocationState> out = new ArrayList<>(entry.allocIds().size());
-        for (String id : entry.allocIds()) {
-            engine.allocation(id).ifPresent(out::add);
-        }
-        return out;
+        return reads.all(entry);
     }
 
     /**
@@ -412,13 +354,7 @@ public final class JobRegistry {
      * being recorded is left out, so a listing never shows an allocation a {@code kill -9} could erase.
      */
     public List<AllocationState> listedAllocations(Entry entry) {
-        List<AllocationState> out = new ArrayList<>(entry.allocIds().size());
-        for (String id : entry.allocIds()) {
-            if (engine.isRecorded(id)) {
-                engine.allocation(id).ifPresent(out::add);
-            }
-        }
-        return out;
+        return reads.listed(entry);
     }
 
     /**
@@ -426,22 +362,12 @@ public final class JobRegistry {
      * otherwise {@code running}.
      */
     public String status(Entry entry) {
-        if (entry.job().launch().parent()) { // Nomad: a periodic or parameterized parent runs until stopped
-            return entry.stopped() ? "dead" : "running";
-        }
-        return allocations(entry).stream().allMatch(AllocationState::terminal) ? "dead" : "running";
+        return reads.status(entry);
     }
 
     /** Allocation ids starting with {@code prefix}, in id order, at most {@code limit} of them. */
     public List<String> allocIdsWithPrefix(String prefix, int limit) {
-        List<String> out = new ArrayList<>();
-        for (String id : allocIds.tailSet(prefix, true)) {
-            if (!id.startsWith(prefix) || out.size() >= limit) {
-                break;
-            }
-            out.add(id);
-        }
-        return out;
+        return allocIndex.withPrefix(prefix, limit);
     }
 
     /**
@@ -449,11 +375,6 @@ public final class JobRegistry {
      * summary: a count never includes an allocation a listing would leave out.
      */
     public Map<ClientStatus, Long> summary(Entry entry) {
-        Map<ClientStatus, Long> counts = new java.util.EnumMap<>(ClientStatus.class);
-        for (ClientStatus s : ClientStatus.values()) {
-            counts.put(s, 0L);
-        }
-        listedAllocations(entry).forEach(a -> counts.merge(a.clientStatus(), 1L, Long::sum));
-        return counts;
+        return reads.summary(entry);
     }
 }

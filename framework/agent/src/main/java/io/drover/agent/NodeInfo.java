@@ -19,22 +19,27 @@ import java.util.UUID;
  * {@code client/client-id}), its name, datacenter, class, node pool, and the fingerprinted attributes Nomad's
  * constraints read ({@code kernel.name}, {@code kernel.version}, {@code cpu.arch}, {@code cpu.numcores},
  * {@code unique.hostname}, {@code os.name}, {@code os.version}; {@code driver.<name>} are added by whoever knows
- * the drivers). Read once at agent start (blocking: a file and {@code /etc/os-release}); immutable afterwards.
+ * the drivers), and its host volumes (the client's {@code host_volume} blocks, Nomad's {@code Node.HostVolumes}).
+ * Read once at agent start (blocking: a file and {@code /etc/os-release}); immutable afterwards.
  */
 public record NodeInfo(String id, String name, String datacenter, String nodeClass, String nodePool,
-        Map<String, String> attributes, Map<String, String> meta) {
+        Map<String, String> attributes, Map<String, String> meta,
+        Map<String, io.drover.core.config.HostVolumeConfig> hostVolumes) {
     static final String ID_FILE = "node-id";
 
     public NodeInfo {
         attributes = Map.copyOf(attributes);
         meta = Map.copyOf(meta);
+        hostVolumes = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(hostVolumes));
     }
 
     /** This node's constraint targets, with {@code attr.driver.<name> = "1"} for each loaded driver. */
     public NodeFeasibility feasibility(java.util.Collection<String> drivers) {
         Map<String, String> attrs = new TreeMap<>(attributes);
         drivers.forEach(d -> attrs.put("driver." + d, "1"));
-        return NodeFeasibility.of(attrs, id, name, datacenter, nodeClass, nodePool, meta);
+        Map<String, Boolean> volumes = new TreeMap<>();
+        hostVolumes.forEach((k, v) -> volumes.put(k, v.readOnly()));
+        return NodeFeasibility.of(attrs, id, name, datacenter, nodeClass, nodePool, meta).withHostVolumes(volumes);
     }
 
     /** Reads or creates the node id in {@code dataDir} and fingerprints this machine (blocking). */
@@ -52,7 +57,7 @@ public record NodeInfo(String id, String name, String datacenter, String nodeCla
         attrs.put("nomad.version", "1.9.0");
         io.drover.core.config.NodeConfig n = config.client().node();
         return new NodeInfo(nodeId(dataDir), n.name() != null ? n.name() : hostname, n.datacenter(), n.nodeClass(),
-                n.nodePool(), attrs, n.meta());
+                n.nodePool(), attrs, n.meta(), n.hostVolumes());
     }
 
     private static String nodeId(Path dataDir) throws IOException {

@@ -151,6 +151,11 @@ public final class ParentJobs implements JobRegistry.ParentListener, PeriodicLau
         if (parent.job().launch().periodic() == null) {
             throw new DispatchRequest.DispatchException(400, "can't force launch non-periodic job");
         }
+        if (parent.job().launch().parameterized() != null && !parent.job().launch().dispatched()) {
+            // Nomad tracks no schedule of a parameterized job: its dispatched children are the periodic ones
+            throw new DispatchRequest.DispatchException(400, "can't force run non-tracked job \"" + jobId
+                    + "\" (default)");
+        }
         if (parent.stopped()) {
             throw new DispatchRequest.DispatchException(400, "can't force launch a stopped job");
         }

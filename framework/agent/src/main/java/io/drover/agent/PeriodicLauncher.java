@@ -63,8 +63,8 @@ final class PeriodicLauncher implements AutoCloseable {
     synchronized void track(Job job, Instant lastLaunch, boolean restoring) {
         untrack(job.id());
         Periodic p = job.launch().periodic();
-        if (closed || p == null || !p.enabled()) {
-            return;
+        if (closed || !job.launch().periodicActive()) {
+            return; // not periodic, disabled, or a parameterized job (its dispatches are the periodic ones)
         }
         Instant now = timers.now();
         if (restoring && lastLaunch != null) {

@@ -21,6 +21,8 @@ import java.util.Map;
  * @param logMaxFiles the task's {@code logs { max_files }}: a driver that rotates output keeps at most this many
  *     {@code <task>.stdout.N} files (Nomad's default 10)
  * @param logMaxFileSize {@code logs { max_file_size }} in bytes (Nomad's default 10 MiB)
+ * @param mounts the host volumes to mount into the task, in the order written; empty unless the driver declares
+ *     {@link Capabilities#mountConfigs()}
  */
 public record TaskConfig(
         String taskId,
@@ -35,13 +37,15 @@ public record TaskConfig(
         Path stdoutPath,
         Path stderrPath,
         int logMaxFiles,
-        long logMaxFileSize) {
+        long logMaxFileSize,
+        java.util.List<MountConfig> mounts) {
     public static final int DEFAULT_LOG_MAX_FILES = 10;
     public static final long DEFAULT_LOG_MAX_FILE_SIZE = 10L << 20;
 
     public TaskConfig {
         config = Map.copyOf(config);
         env = Map.copyOf(env);
+        mounts = mounts == null ? java.util.List.of() : java.util.List.copyOf(mounts);
         if (logMaxFiles < 1 || logMaxFileSize < 1) {
             throw new IllegalArgumentException("logMaxFiles and logMaxFileSize must be positive");
         }
@@ -56,6 +60,14 @@ public record TaskConfig(
      */
     public io.drover.driver.api.schema.ConfigView config(io.drover.driver.api.schema.ConfigSchema schema) {
         return schema.view(config);
+    }
+
+    /** A run that mounts nothing. */
+    public TaskConfig(String taskId, String allocId, String jobId, String groupName, String taskName,
+            Map<String, Object> config, Map<String, String> env, Path taskDir, Path allocDir, Path stdoutPath,
+            Path stderrPath, int logMaxFiles, long logMaxFileSize) {
+        this(taskId, allocId, jobId, groupName, taskName, config, env, taskDir, allocDir, stdoutPath, stderrPath,
+                logMaxFiles, logMaxFileSize, java.util.List.of());
     }
 
     /** A run with Nomad's default log limits (10 files of 10 MiB). */

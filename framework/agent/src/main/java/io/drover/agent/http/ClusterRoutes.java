@@ -102,7 +102,22 @@ final class ClusterRoutes {
         m.put("HTTPAddr", httpAddr.get());
         m.put("TLSEnabled", false);
         m.put("Meta", node.meta());
+        m.put("HostVolumes", hostVolumes());
         r.respond(200, m);
+    }
+
+    /** Nomad's {@code HostVolumes}: each client host volume by name ({@code ID} is set for dynamic ones only). */
+    private Map<String, Object> hostVolumes() {
+        Map<String, Object> out = new TreeMap<>();
+        node.hostVolumes().forEach((name, v) -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("Name", v.name());
+            m.put("Path", v.path());
+            m.put("ReadOnly", v.readOnly());
+            m.put("ID", "");
+            out.put(name, m);
+        });
+        return out;
     }
 
     /** The fields the node's list stub and full record share. */

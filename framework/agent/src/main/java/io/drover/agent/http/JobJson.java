@@ -136,6 +136,7 @@ final class JobJson {
         m.put("RestartPolicy", restart(g.restart()));
         m.put("MaxRuntime", nanos(g.maxRuntime()));
         m.put("Networks", RuntimeJson.networks(g.runtime().network()));
+        m.put("Volumes", RuntimeJson.volumes(g.runtime().volumes()));
         m.putAll(g.cluster().fields()); // Update, ReschedulePolicy, Migrate, Scaling, EphemeralDisk, Affinities...
         m.put("Meta", new LinkedHashMap<>(g.runtime().meta()));
         m.put("Tasks", g.tasks().stream().map(t -> task(job, g, t)).toList());
@@ -192,6 +193,7 @@ final class JobJson {
         m.put("Meta", new LinkedHashMap<>(t.runtime().meta()));
         m.put("Artifacts", RuntimeJson.artifacts(t.runtime().artifacts()));
         m.put("Templates", RuntimeJson.templates(t.runtime().templates()));
+        m.put("VolumeMounts", RuntimeJson.volumeMounts(t.runtime().volumeMounts()));
         m.putAll(t.cluster().fields()); // Affinities, Identities, User
         return m;
     }

@@ -99,4 +99,42 @@ final class RuntimeJson {
     private static Long nanos(Duration d) {
         return d == null ? null : d.toNanos();
     }
+
+    /** A group's {@code Volumes}, Nomad's {@code VolumeRequest}s by name; null when none (Nomad's unset). */
+    static Map<String, Object> volumes(Map<String, io.drover.core.spec.VolumeRequest> volumes) {
+        if (volumes.isEmpty()) {
+            return null;
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        volumes.forEach((name, v) -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("Name", v.name());
+            m.put("Type", v.type());
+            m.put("Source", v.source());
+            m.put("ReadOnly", v.readOnly());
+            m.put("Sticky", v.sticky());
+            m.put("AccessMode", v.accessMode());
+            m.put("AttachmentMode", v.attachmentMode());
+            m.put("MountOptions", null);
+            m.put("PerAlloc", v.perAlloc());
+            out.put(name, m);
+        });
+        return out;
+    }
+
+    /** A task's {@code VolumeMounts}, Nomad's {@code VolumeMount}s; null when none. */
+    static List<Map<String, Object>> volumeMounts(List<io.drover.core.spec.VolumeMount> mounts) {
+        if (mounts.isEmpty()) {
+            return null;
+        }
+        return mounts.stream().map(v -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("Volume", v.volume());
+            m.put("Destination", v.destination());
+            m.put("ReadOnly", v.readOnly());
+            m.put("PropagationMode", v.propagationMode());
+            m.put("SELinuxLabel", v.selinuxLabel());
+            return m;
+        }).toList();
+    }
 }

@@ -124,7 +124,7 @@ public final class RunCommand implements Callable<Integer> {
             }
             List<AllocationState> allocs;
             EngineConfig engineConfig = new EngineConfig(data.path(), client.maxKillTimeout(), client.gcKillPolicy(),
-                    client.driverStartTimeout(), client.dynamicPorts());
+                    client.driverStartTimeout(), client.dynamicPorts(), client.node().hostVolumes());
             try (Engine engine = new Engine(engineConfig, registry, runtime);
                     LiveStatus live = new LiveStatus(ctx.err(), ctx.errIsTerminal(), verbose, ctx.terminalWidth())) {
                 engine.addListener(live);

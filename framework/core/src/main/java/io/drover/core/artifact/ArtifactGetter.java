@@ -88,6 +88,10 @@ public final class ArtifactGetter {
             Path scratch, Bounded budget) throws IOException, ArtifactException, InterruptedException {
         Path root = roots.root();
         String shown = source;
+        Optional<String> remote = RemoteSources.missing(source);
+        if (remote.isPresent()) { // Nomad validates these; here the fetch fails at once, naming what it needs
+            throw new ArtifactException(remote.get());
+        }
         if (source.startsWith("git::")) {
             Path repo = LocalSource.check(localPath(source.substring(5), roots.taskDir()), shown);
             GitSource.cloneInto(repo, options, dest, root, scratch, limits.timeout(), shown);

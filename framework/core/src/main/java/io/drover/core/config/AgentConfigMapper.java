@@ -64,8 +64,8 @@ final class AgentConfigMapper {
         // http = 0: any free port, chosen at start (the agent prints it in its banner); for tests and scripts.
         MapReader ports = r.child("ports", List.of("http"), List.of());
         int http = ports == null ? d.httpPort() : (int) ports.integer("http", d.httpPort(), 0, 65535);
-        ClientConfig client = client(r.child("client", CLIENT_KEYS, List.of()), d.client());
-        client = withNode(r, r.child("client", CLIENT_KEYS, List.of()), client);
+        ClientConfig client = client(r.child("client", CLIENT_KEYS, List.of(HostVolumes.KEY)), d.client());
+        client = withNode(r, r.child("client", CLIENT_KEYS, List.of(HostVolumes.KEY)), client);
         MapReader acl = r.child("acl", List.of("token"), List.of());
         String token = acl == null ? null : acl.string("token", null);
         String badToken = AclToken.problem(token);
@@ -201,10 +201,11 @@ final class AgentConfigMapper {
             throw client.problem("node_pool", "must not be empty");
         }
         Map<String, String> meta = client == null || !client.has("meta") ? d.meta() : client.stringMap("meta");
+        Map<String, HostVolumeConfig> volumes = client == null ? d.hostVolumes() : HostVolumes.read(client);
         return new ClientConfig(c.gcInterval(), c.gcMaxAllocs(), c.gcDiskUsageThreshold(), c.gcInodeUsageThreshold(),
                 c.gcParallelDestroys(), c.gcKillPolicy(), c.maxKillTimeout(), c.recordRetention(),
                 c.driverStartTimeout(), c.taskLimits(), c.dynamicPorts(),
-                new NodeConfig(name, dc, nodeClass, pool, meta));
+                new NodeConfig(name, dc, nodeClass, pool, meta, volumes));
     }
 
     private static Map<String, Map<String, Object>> plugins(MapReader r) throws TreeProblem {

@@ -284,6 +284,11 @@ final class AllocRunner implements TaskRunnerHost {
     }
 
     @Override
+    public HostVolumeMounts.Result volumeMounts(Task task, java.util.function.UnaryOperator<String> interpolate) {
+        return HostVolumeMounts.resolve(group, index, config.hostVolumes(), task, interpolate);
+    }
+
+    @Override
     public Map<String, String> meta(Task task) {
         return view.meta(task);
     }

@@ -18,7 +18,10 @@ import java.util.concurrent.CompletionStage;
  * restart after a success fetches nothing again. {@code ${...}} in a source and a destination is resolved against
  * the run's variables ({@link TaskPrep#vars()}); the destination then lands where {@link ClientPath} says (the
  * task directory or the shared alloc directory, Nomad's rule), an escape a Failed Artifact Download that is not
- * recoverable. A stop cancels the download (the pool thread is interrupted).
+ * recoverable. A source Nomad accepts but this node cannot fetch (a cloud store, a remote git repository:
+ * {@link io.drover.core.artifact.RemoteSources}) is a Failed Artifact Download naming what it needs, not recoverable
+ * (no restart could fetch it), before anything is downloaded. A stop cancels the download (the pool thread is
+ * interrupted).
  */
 final class ArtifactHook implements TaskHook {
     private final TaskRunnerHost host;
@@ -49,6 +52,13 @@ final class ArtifactHook implements TaskHook {
         prep.record(TaskEvents.downloadingArtifacts(Nanos.of(host.timers().now())));
         Interpolator vars = new Interpolator(prep.vars());
         List<String> sources = artifacts.stream().map(a -> vars.apply(a.source())).toList();
+        for (String source : sources) {
+            java.util.Optional<String> remote = io.drover.core.artifact.RemoteSources.missing(source);
+            if (remote.isPresent()) { // it would fail again at every restart: the task fails now
+                String message = remote.get();
+                throw new HookFailure(message, t -> TaskEvents.artifactDownloadFailed(t, message), false);
+            }
+        }
         ClientPath paths = new ClientPath(taskDir, host.dirs().shared());
         List<ClientPath.Target> targets = new java.util.ArrayList<>();
         for (Artifact a : artifacts) {

@@ -12,12 +12,22 @@ import java.time.Duration;
  * @param driverStartTimeout how long a driver may take to start a run; then the run is abandoned (a recoverable
  *     start error) and a start that completes later is discarded
  * @param dynamicPorts where dynamic {@code port}s of group networks are taken from
+ * @param hostVolumes the node's host volumes by name (client {@code host_volume} blocks), what tasks' volume
+ *     mounts resolve against
  */
 public record EngineConfig(Path dataDir, Duration maxKillTimeout, GcKillPolicy killPolicy,
-        Duration driverStartTimeout, io.drover.core.config.PortRange dynamicPorts) {
+        Duration driverStartTimeout, io.drover.core.config.PortRange dynamicPorts,
+        java.util.Map<String, io.drover.core.config.HostVolumeConfig> hostVolumes) {
 
     public EngineConfig {
         dynamicPorts = dynamicPorts == null ? io.drover.core.config.PortRange.DEFAULT : dynamicPorts;
+        hostVolumes = hostVolumes == null ? java.util.Map.of() : java.util.Map.copyOf(hostVolumes);
+    }
+
+    /** A node without host volumes. */
+    public EngineConfig(Path dataDir, Duration maxKillTimeout, GcKillPolicy killPolicy,
+            Duration driverStartTimeout, io.drover.core.config.PortRange dynamicPorts) {
+        this(dataDir, maxKillTimeout, killPolicy, driverStartTimeout, dynamicPorts, java.util.Map.of());
     }
 
     /** With Nomad's dynamic port range (20000-32000). */

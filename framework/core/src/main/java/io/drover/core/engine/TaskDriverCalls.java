@@ -68,7 +68,7 @@ final class TaskDriverCalls {
         return new TaskConfig(runTaskId, host.allocId(), env.getOrDefault("NOMAD_JOB_ID", ""),
                 env.getOrDefault("NOMAD_GROUP_NAME", ""), task.name(), userConfig(prep.config()), env,
                 paths.dir(), host.dirs().shared(), paths.stdout(), paths.stderr(), Math.max(1, logs.maxFiles()),
-                (long) Math.max(1, logs.maxFileSizeMb()) << 20);
+                (long) Math.max(1, logs.maxFileSizeMb()) << 20, prep.mounts());
     }
 
     /** The task's {@code user} in the config of a driver that takes one ({@link TaskUserConfig}). */

@@ -8,6 +8,7 @@ import java.util.List;
  * <li>{@link NetworkHook} — the allocation's ports were had (else Setup Failure);
  * <li>{@link TaskDirHook} — the task directory (first run);
  * <li>{@link TaskEnvHook} — runtime variables, the task's env, the interpolated driver config;
+ * <li>{@link VolumeHook} — the task's host volume mounts, for the driver to mount (else Task hook failed);
  * <li>{@link IdentityHook} — the task's workload identities, signed; their env added, their files written on the
  * {@link HookPool};
  * <li>{@link DispatchPayloadHook} — a dispatched job's payload, written on the {@link HookPool} (once);
@@ -22,7 +23,7 @@ final class TaskHooks {
     /** @param task what the template hook's re-renders act on (change_mode restart, signal) */
     static List<TaskHook> prestart(TaskRunnerHost host, TemplateHook.Task task) {
         return List.of(new NetworkHook(host), new TaskDirHook(host.dirs()), new TaskEnvHook(host),
-                new IdentityHook(host), new DispatchPayloadHook(host), new ArtifactHook(host),
+                new VolumeHook(host), new IdentityHook(host), new DispatchPayloadHook(host), new ArtifactHook(host),
                 new TemplateHook(host, task));
     }
 

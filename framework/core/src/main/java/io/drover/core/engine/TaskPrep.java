@@ -19,6 +19,7 @@ final class TaskPrep {
     private final Map<String, String> env = new LinkedHashMap<>();
     private Map<String, Object> config;
     private Map<String, String> vars = Map.of();
+    private java.util.List<io.drover.driver.api.MountConfig> mounts = java.util.List.of();
 
     private final Consumer<TaskEvent> events;
 
@@ -73,5 +74,14 @@ final class TaskPrep {
 
     void config(Map<String, Object> config) {
         this.config = config;
+    }
+
+    /** The host volumes the driver mounts into this run ({@link VolumeHook}); empty when none. */
+    java.util.List<io.drover.driver.api.MountConfig> mounts() {
+        return mounts;
+    }
+
+    void mounts(java.util.List<io.drover.driver.api.MountConfig> mounts) {
+        this.mounts = java.util.List.copyOf(mounts);
     }
 }

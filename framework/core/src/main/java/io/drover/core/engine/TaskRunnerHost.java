@@ -58,6 +58,14 @@ interface TaskRunnerHost {
         return null;
     }
 
+    /**
+     * The task's host volume mounts for this run, or why it cannot have them ({@link HostVolumeMounts}); none by
+     * default (a host without host volumes).
+     */
+    default HostVolumeMounts.Result volumeMounts(Task task, java.util.function.UnaryOperator<String> interpolate) {
+        return new HostVolumeMounts.Result(java.util.List.of(), null);
+    }
+
     /** The task's merged meta (task over group over job), what {@code ${meta.<key>}} reads. */
     default Map<String, String> meta(Task task) {
         return Map.of();

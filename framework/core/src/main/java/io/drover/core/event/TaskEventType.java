@@ -22,6 +22,8 @@ public enum TaskEventType {
     DRIVER_MESSAGE("Driver"),
     DOWNLOADING_ARTIFACTS("Downloading Artifacts"),
     ARTIFACT_DOWNLOAD_FAILED("Failed Artifact Download"),
+    /** A prestart hook failed (Nomad's {@code TaskHookFailed}: a host volume missing, a driver that mounts none). */
+    TASK_HOOK_FAILED("Task hook failed"),
     /** A restart that is not a failure (a template with change_mode restart re-rendered). */
     RESTART_SIGNALED("Restart Signaled"),
     /** A hook's failure that does not stop the task by itself (a template's change_script failed). */

@@ -49,6 +49,11 @@ public final class TaskEvents {
         return of(TaskEventType.ARTIFACT_DOWNLOAD_FAILED, time, error, Map.of("download_error", error));
     }
 
+    /** Nomad's {@code Task hook failed}: the hook's name and error as the display message. */
+    public static TaskEvent taskHookFailed(long time, String message) {
+        return with(of(TaskEventType.TASK_HOOK_FAILED, time, message, Map.of("message", message)), message);
+    }
+
     public static TaskEvent started(long time) {
         return of(TaskEventType.STARTED, time, "Task started by client", Map.of());
     }

@@ -13,18 +13,24 @@ import java.util.Map;
 public final class ChildJobs {
     private ChildJobs() {}
 
-    /** The periodic child launched at {@code launch}: {@code <parent>/periodic-<unix seconds>}. */
+    /**
+     * The periodic child launched at {@code launch}: {@code <parent>/periodic-<unix seconds>}, without the periodic
+     * block (a parent that was itself dispatched passes on its dispatched parameterized block, as Nomad does).
+     */
     public static Job periodic(Job parent, Instant launch) {
         String id = Periodic.childId(parent.id(), launch);
         JobRuntime r = parent.runtime();
+        JobLaunch l = parent.launch();
+        JobLaunch launched = l.dispatched() ? new JobLaunch(null, l.parameterized(), true) : JobLaunch.NONE;
         return new Job(id, id, parent.type(), parent.datacenters(), parent.groups(), parent.source(),
                 new JobRuntime(r.region(), r.namespace(), r.meta(), parent.id()), parent.constraints(), parent.priority(),
-                parent.cluster(), JobLaunch.NONE);
+                parent.cluster(), launched);
     }
 
     /**
      * A dispatched child: the dispatch's meta over the job's, the payload (base64, null or empty when none) in
-     * every task's {@code dispatch_payload}.
+     * every task's {@code dispatch_payload}. A parent that is periodic too keeps its {@code periodic} block in the
+     * child, which is then a periodic parent (Nomad's dispatch copies the job whole).
      */
     public static Job dispatched(Job parent, String id, Map<String, String> meta, String payload) {
         JobRuntime r = parent.runtime();
@@ -38,7 +44,7 @@ public final class ChildJobs {
         }
         return new Job(id, id, parent.type(), parent.datacenters(), groups, parent.source(),
                 new JobRuntime(r.region(), r.namespace(), merged, parent.id()), parent.constraints(), parent.priority(),
-                parent.cluster(), new JobLaunch(null, parent.launch().parameterized(), true));
+                parent.cluster(), new JobLaunch(parent.launch().periodic(), parent.launch().parameterized(), true));
     }
 
     private static Task withPayload(Task t, String payload) {
@@ -46,8 +52,7 @@ public final class ChildJobs {
         if (rt.dispatchPayload() == null) {
             return t;
         }
-        TaskRuntime with = new TaskRuntime(rt.meta(), rt.resources(), rt.artifacts(), rt.templates(),
-                rt.dispatchPayload().withPayload(payload));
+        TaskRuntime with = rt.withDispatchPayload(rt.dispatchPayload().withPayload(payload));
         return new Task(t.name(), t.driver(), t.config(), t.env(), t.leader(), t.lifecycle(), t.killTimeout(),
                 t.killSignal(), t.shutdownDelay(), t.maxRuntime(), t.logs(), t.restart(), t.line(), with, t.cluster());
     }

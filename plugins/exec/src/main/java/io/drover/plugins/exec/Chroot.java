@@ -118,8 +118,16 @@ final class Chroot {
 
     /** The spawn's argv[1..] after {@link #unshare}: the namespaces, the setup script and its arguments. */
     List<String> wrapperArgs(Path taskDir, Path allocDir, String workDir, String command, List<String> args) {
+        return wrapperArgs(taskDir, allocDir, workDir, command, args, List.of());
+    }
+
+    /** {@link #wrapperArgs(Path, Path, String, String, List)} with the run's host volume binds. */
+    List<String> wrapperArgs(Path taskDir, Path allocDir, String workDir, String command, List<String> args,
+            List<VolumeBinds.Bind> binds) {
         List<String> all = new ArrayList<>(List.of("--mount", "--ipc", "--propagation", "private", "--", sh, "-c",
-                script, "drover-exec", abs(taskDir), abs(allocDir), workDir, command));
+                script, "drover-exec", abs(taskDir), abs(allocDir), workDir));
+        all.addAll(VolumeBinds.args(binds));
+        all.add(command);
         all.addAll(args);
         return all;
     }
@@ -273,15 +281,19 @@ final class Chroot {
         return p.toAbsolutePath().normalize().toString();
     }
 
-    /** The setup script; its arguments: $1 task dir, $2 alloc dir, $3 work dir in the chroot, then the command. */
+    /**
+     * The setup script; its arguments: $1 task dir, $2 alloc dir, $3 work dir in the chroot, $4 the number of host
+     * volume binds and three arguments per bind ({@link VolumeBinds#args}), then the command.
+     */
     private static String script(String mount, String chroot, String ln, int uid, int gid, List<String> bound) {
-        StringBuilder s = new StringBuilder("set -e; root=$1; alloc=$2; cwd=$3; shift 3\n");
+        StringBuilder s = new StringBuilder("set -e; root=$1; alloc=$2; cwd=$3; n=$4; shift 4\n");
         for (String d : bound) {
             s.append(q(mount)).append(" --bind ").append(q(d)).append(" \"$root\"").append(q(d)).append('\n');
             s.append(q(mount)).append(" -o remount,bind,ro,nosuid,nodev \"$root\"").append(q(d)).append('\n');
         }
         s.append(q(mount)).append(" --bind \"$alloc\" \"$root/alloc\"\n");
         s.append(q(mount)).append(" -o remount,bind,nosuid,nodev \"$root/alloc\"\n");
+        s.append(VolumeBinds.script(mount));
         s.append(q(mount)).append(" -t tmpfs -o mode=0755,nosuid,noexec,size=64k drover-dev \"$root/dev\"\n");
         s.append("for n in");
         DEVICES.forEach(d -> s.append(' ').append(d));

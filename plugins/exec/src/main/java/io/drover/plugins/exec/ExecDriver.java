@@ -31,6 +31,9 @@ import org.pf4j.Extension;
  * that start with the task directory or the allocation's shared directory are rewritten: {@code NOMAD_TASK_DIR} is
  * {@code /local}, {@code NOMAD_SECRETS_DIR} {@code /secrets}, {@code NOMAD_ALLOC_DIR} {@code /alloc}.
  *
+ * <p>Host volumes ({@link io.drover.driver.api.TaskConfig#mounts()}): bind-mounted into the chroot inside the run's
+ * private mount namespace ({@link VolumeBinds}), so they vanish with the run.
+ *
  * <p>Everything after the spawn — exit status through the shim, logs, signals to the group, tree kill, re-attach,
  * killing unrecorded runs — is raw_exec's ({@link SupervisedTasks}): the wrapper execs its way to the task, so
  * the task is the process the shim spawned. On by default; healthy only as root with unshare, mount and chroot
@@ -72,6 +75,12 @@ public final class ExecDriver extends ProcessTaskDriver {
         ExecPluginConfig config = ExecPluginConfig.parse(context.pluginConfig());
         initTasks(context);
         machine = config.enabled() ? detector.get() : Chroot.Result.problem(ExecPluginConfig.DISABLED_MESSAGE);
+    }
+
+    /** raw_exec's abilities, and host volumes mounted into the chroot (Nomad's exec: {@code MountConfigSupportAll}). */
+    @Override
+    public io.drover.driver.api.Capabilities capabilities() {
+        return new io.drover.driver.api.Capabilities(true, true, true);
     }
 
     @Override
@@ -125,14 +134,20 @@ public final class ExecDriver extends ProcessTaskDriver {
                     + ": not a valid environment variable name for exec (letters, digits and _, not starting with"
                     + " a digit)", false));
         }
+        List<VolumeBinds.Bind> binds;
         try {
             c.prepare(taskDir, allocDir);
+            // a destination made of the engine's host paths (${NOMAD_TASK_DIR}/x) is the chroot's (/local/x)
+            binds = VolumeBinds.prepare(task.mounts().stream().map(v -> new io.drover.driver.api.MountConfig(
+                    v.volume(), v.hostPath(), Chroot.inside(v.taskPath(), taskDir, allocDir), v.readOnly(),
+                    v.propagationMode())).toList(), taskDir, c.bound);
             TaskEnvFile.write(taskDir, env, c.uid, c.gid);
         } catch (IOException | RuntimeException e) {
             return CompletableFuture.failedFuture(new DriverException(
                     "exec: cannot prepare the task directory: " + e.getMessage(), false, e));
         }
-        SpawnSpec spec = new SpawnSpec(c.unshare, c.wrapperArgs(taskDir, allocDir, config.workDir(), command, args),
+        SpawnSpec spec = new SpawnSpec(c.unshare, c.wrapperArgs(taskDir, allocDir, config.workDir(), command, args,
+                binds),
                 TaskEnvFile.rootEnv(env), taskDir, task.stdoutPath(), task.stderrPath(), SupervisedTasks.rotation(task),
                 SupervisedTasks.statusFile(task));
         return spawn(task, spec);

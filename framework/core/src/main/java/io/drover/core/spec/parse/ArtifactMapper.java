@@ -9,13 +9,14 @@ import io.drover.core.spec.parse.tree.Node;
 import io.drover.core.spec.parse.tree.Problems;
 import io.drover.core.spec.parse.tree.TreeProblem;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
  * Maps a task's {@code artifact} block (Nomad's keys: source, destination, mode, options, headers). Checks what
- * can be checked before anything runs: a source go-getter would fetch from a cloud account or a remote VCS is
- * refused, a destination that escapes the allocation for certain is refused ({@link ClientPath}: one with
+ * can be checked before anything runs. Any go-getter source is accepted, as Nomad's {@code job validate} accepts
+ * it (one this node cannot fetch — a cloud store, a remote git repository — fails its download at run time, naming
+ * what it needs: {@link io.drover.core.artifact.RemoteSources}); a destination that escapes the allocation for
+ * certain is refused ({@link ClientPath}: one with
  * <code>${...}</code> is checked when it runs), a checksum must be {@code type:hex} of a known
  * type. Pure.
  */
@@ -24,8 +25,6 @@ final class ArtifactMapper {
             "chown");
     /** go-getter's checksum types and their hex lengths. */
     private static final Map<String, Integer> CHECKSUMS = Map.of("md5", 32, "sha1", 40, "sha256", 64, "sha512", 128);
-    private static final List<String> CLOUD = List.of("s3::", "gcs::", "hg::", "s3.amazonaws.com",
-            "storage.googleapis.com");
 
     private ArtifactMapper() {}
 
@@ -45,8 +44,6 @@ final class ArtifactMapper {
         String source = p.read(() -> r.string("source", null), null);
         if (source == null && !r.has("source")) {
             p.add(r.problem("source", "is required (a path, file://, http(s):// or git:: URL)"));
-        } else if (source != null) {
-            sourceProblem(source).ifPresent(msg -> p.add(r.problem("source", msg)));
         }
         String destination = p.read(() -> r.string("destination", Artifact.DEFAULT_DESTINATION),
                 Artifact.DEFAULT_DESTINATION);
@@ -75,25 +72,6 @@ final class ArtifactMapper {
             return null;
         }
         return new Artifact(source, destination, mode, options, headers);
-    }
-
-    static java.util.Optional<String> sourceProblem(String source) {
-        String s = source.toLowerCase(Locale.ROOT);
-        for (String cloud : CLOUD) {
-            if (s.contains(cloud)) {
-                return java.util.Optional.of("\"" + source + "\" needs a cloud account one node does not have "
-                        + "(supported: local paths, file://, http(s)://, git:: over a local path)");
-            }
-        }
-        if (s.startsWith("git::") && (s.contains("://") && !s.startsWith("git::file://"))) {
-            return java.util.Optional.of("\"" + source + "\": git sources must be a local repository "
-                    + "(git::/path or git::file:///path)");
-        }
-        if (s.startsWith("github.com/") || s.startsWith("git@") || s.startsWith("bitbucket.org/")) {
-            return java.util.Optional.of("\"" + source + "\": remote git sources are not supported "
-                    + "(use git:: over a local path, or http(s)://)");
-        }
-        return java.util.Optional.empty();
     }
 
     static java.util.Optional<String> checksumProblem(String checksum) {

@@ -17,7 +17,7 @@ import java.util.Map;
  * at run time. And the blocks that need a
  * service Drover does not have, each refused in one line naming it and where it is: {@code vault} (Vault),
  * {@code consul} and a {@code service} whose provider is Consul (Consul), {@code connect} (Consul Connect), a
- * CSI {@code volume} (CSI). A {@code service} with {@code provider = "nomad"} needs no Consul and is accepted
+ * CSI {@code volume} and a task's {@code csi_plugin} (CSI; host volumes are {@link VolumeMapper}'s). A {@code service} with {@code provider = "nomad"} needs no Consul and is accepted
  * (checked, not registered: Drover keeps no service catalog). Pure.
  */
 final class ClusterBlocks {
@@ -25,7 +25,7 @@ final class ClusterBlocks {
     static final List<String> GROUP_SINGLE = List.of("update", "reschedule", "migrate", "scaling", "ephemeral_disk",
             "vault", "consul");
     static final List<String> GROUP_REPEATABLE = List.of("service", "volume");
-    static final List<String> TASK_SINGLE = List.of("vault", "consul");
+    static final List<String> TASK_SINGLE = List.of("vault", "consul", "csi_plugin");
     static final List<String> TASK_REPEATABLE = List.of("service", "volume_mount");
 
     private static final Map<String, List<String>> KEYS = Map.of(
@@ -109,18 +109,17 @@ final class ClusterBlocks {
         for (String needs : List.of("vault", "consul")) {
             r.field(needs).ifPresent(f -> p.add(needs(f, r, needs.equals("vault") ? "Vault" : "Consul")));
         }
+        r.field("csi_plugin").ifPresent(f -> p.add(needs(f, r, "CSI"))); // a task that is a CSI plugin
         for (Field f : r.all("service")) {
             service(f, r, p);
         }
-        for (Field f : r.all("volume")) {
+        for (Field f : r.all("volume")) { // host volumes: VolumeMapper
             Node.Mapping m = f.value() instanceof Node.Mapping mm ? mm : null;
             boolean csi = m != null && m.fields().stream().anyMatch(x -> "type".equals(x.key())
                     && x.value() instanceof Node.Scalar s && "csi".equals(s.value()));
-            p.add(csi ? needs(f, r, "CSI") : new TreeProblem(f.line(), MapReader.join(r.path(), "volume"),
-                    "host volumes are not supported by Drover yet"));
-        }
-        for (Field f : r.all("volume_mount")) {
-            p.add(new TreeProblem(f.line(), MapReader.join(r.path(), "volume_mount"), "volumes are not supported by Drover yet"));
+            if (csi) {
+                p.add(needs(f, r, "CSI"));
+            }
         }
         return kept;
     }

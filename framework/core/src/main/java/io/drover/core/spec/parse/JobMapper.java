@@ -205,7 +205,7 @@ final class JobMapper {
     private static TaskGroup loneTaskGroup(Field field, MapReader job, JobType type, Problems p,
             List<io.drover.core.spec.Constraint> constraints) {
         String name = labelOf(field);
-        Task task = task(field, job, type.defaultRestart(), null, p, name, constraints);
+        Task task = task(field, job, type.defaultRestart(), null, p, name, constraints, null);
         if (task == null) {
             return null;
         }
@@ -247,6 +247,8 @@ final class JobMapper {
         Duration maxRuntime = p.read(() -> r.duration("max_runtime", null, true), null);
         Map<String, String> meta = RuntimeMapper.meta(r, p);
         io.drover.core.spec.Network network = NetworkMapper.network(r, p);
+        Map<String, io.drover.core.spec.VolumeRequest> volumes = VolumeMapper.group(r, type, p);
+        java.util.Set<String> volumeNames = VolumeMapper.names(r);
         List<Field> taskFields = r.all("task");
         if (taskFields.isEmpty()) {
             p.add(new TreeProblem(r.line(), path, "the group has no task"));
@@ -256,7 +258,7 @@ final class JobMapper {
         String leader = null;
         boolean allTasksRead = true;
         for (Field t : taskFields) {
-            Task task = task(t, r, restart, maxRuntime, p, name, constraints);
+            Task task = task(t, r, restart, maxRuntime, p, name, constraints, volumeNames);
             String taskName = task != null ? task.name() : labelOf(t);
             Integer first = taskName == null ? null : taskLines.putIfAbsent(taskName, t.line());
             if (first != null) {
@@ -284,7 +286,8 @@ final class JobMapper {
             return null;
         }
         return new TaskGroup(name, count, restart, maxRuntime, tasks, field.line(),
-                new io.drover.core.spec.GroupRuntime(meta, network), new io.drover.core.spec.ClusterFields(cluster));
+                new io.drover.core.spec.GroupRuntime(meta, network, volumes),
+                new io.drover.core.spec.ClusterFields(cluster));
     }
 
     private static int leaderLine(Field task) {
@@ -294,7 +297,8 @@ final class JobMapper {
 
     /** @return the task, null when it has a problem (recorded in {@code p}) */
     private static Task task(Field field, MapReader group, RestartPolicy groupRestart, Duration groupMaxRuntime,
-            Problems p, String groupName, List<io.drover.core.spec.Constraint> constraints) {
+            Problems p, String groupName, List<io.drover.core.spec.Constraint> constraints,
+            java.util.Set<String> volumes) {
         int before = p.size();
         String name = p.read(() -> label(field, "task", "the task name", group.path()), null);
         if (name == null) {
@@ -333,7 +337,7 @@ final class JobMapper {
         Duration maxRuntime = p.read(() -> r.duration("max_runtime", groupMaxRuntime, true), null);
         LogConfig logs = logs(r.child("logs", LOGS_KEYS, List.of(), p), p);
         RestartPolicy restart = restart(r.child("restart", RESTART_KEYS, List.of(), p), groupRestart, p);
-        io.drover.core.spec.TaskRuntime runtime = ScheduleMapper.task(r, RuntimeMapper.task(r, name, p), p);
+        io.drover.core.spec.TaskRuntime runtime = ScheduleMapper.task(r, RuntimeMapper.task(r, name, volumes, p), p);
         if (p.size() != before) {
             return null;
         }

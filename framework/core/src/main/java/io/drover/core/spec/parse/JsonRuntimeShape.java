@@ -15,7 +15,8 @@ import java.util.Set;
  * {@code Perms}, {@code Envvars}, {@code LeftDelim}, {@code RightDelim}, {@code ErrMissingKey}), and a group's
  * {@code Networks} ({@code Mode}, {@code ReservedPorts} and {@code DynamicPorts} of {@code Label}, {@code Value},
  * {@code To}, {@code HostNetwork}) become repeated {@code artifact}, {@code template} and {@code network} blocks with
- * {@code port "label"} blocks. The written names stay for messages; a key Drover does not know stays unknown (so it
+ * {@code port "label"} blocks; a group's {@code Volumes} (an object by name) become {@code volume "name"} blocks and
+ * a task's {@code VolumeMounts} {@code volume_mount} blocks. The written names stay for messages; a key Drover does not know stays unknown (so it
  * is refused) unless it holds Nomad's "unset" value ({@code null}, "", 0, false, [] or {}), which
  * {@code nomad job run -output} writes for every field a jobspec left out. Pure.
  */
@@ -42,16 +43,41 @@ final class JsonRuntimeShape {
 
     private static final Map<String, String> PORT = Map.of("To", "to", "HostNetwork", "host_network");
 
+    /** A group's {@code Volumes} (Nomad's {@code VolumeRequest}s by name) and a task's {@code VolumeMounts}. */
+    private static final Map<String, String> VOLUME = Map.of("Type", "type", "Source", "source", "ReadOnly",
+            "read_only", "Sticky", "sticky", "PerAlloc", "per_alloc", "AccessMode", "access_mode", "AttachmentMode",
+            "attachment_mode", "MountOptions", "mount_options");
+
+    private static final Map<String, String> VOLUME_MOUNT = Map.of("Volume", "volume", "Destination", "destination",
+            "ReadOnly", "read_only", "PropagationMode", "propagation_mode", "SELinuxLabel", "selinux_label");
+
     /** Object keys whose value is kept as written (string maps). */
     private static final Set<String> VERBATIM = Set.of("GetterOptions", "GetterHeaders");
 
     /** Whether {@code name} is one of the lists this class rewrites. */
     static boolean handles(String name) {
-        return name.equals("Artifacts") || name.equals("Templates") || name.equals("Networks");
+        return name.equals("Artifacts") || name.equals("Templates") || name.equals("Networks")
+                || name.equals("Volumes") || name.equals("VolumeMounts");
     }
 
     /** {@code "Artifacts": [...]}, {@code "Templates": [...]} or {@code "Networks": [...]} to repeated blocks. */
     static List<Field> blocks(Field list) {
+        if (list.name().equals("Volumes") && list.value() instanceof Node.Mapping byName) {
+            List<Field> out = new ArrayList<>();
+            for (Field v : byName.fields()) {
+                if (!(v.value() instanceof Node.Mapping m)) {
+                    out.add(new Field("volume", list.name(), v.value(), v.line()));
+                    continue;
+                }
+                Node.Mapping withoutName = new Node.Mapping(List.of(), m.fields().stream()
+                        .filter(x -> !x.name().equals("Name")).toList(), m.line());
+                Field b = block("volume", list.name(), withoutName, VOLUME);
+                Node.Mapping body = (Node.Mapping) b.value();
+                out.add(new Field("volume", list.name(), new Node.Mapping(List.of(v.name()), body.fields(),
+                        body.line()), v.line()));
+            }
+            return out;
+        }
         if (!(list.value() instanceof Node.Sequence seq)
                 || !seq.items().stream().allMatch(i -> i instanceof Node.Mapping)) {
             // not a list of objects: kept under its canonical key, so the mapper names what it found
@@ -63,6 +89,7 @@ final class JsonRuntimeShape {
             out.add(switch (list.name()) {
                 case "Artifacts" -> block("artifact", list.name(), m, ARTIFACT);
                 case "Templates" -> block("template", list.name(), m, TEMPLATE);
+                case "VolumeMounts" -> block("volume_mount", list.name(), m, VOLUME_MOUNT);
                 default -> network(list.name(), m);
             });
         }
@@ -73,6 +100,8 @@ final class JsonRuntimeShape {
         return switch (name) {
             case "Artifacts" -> "artifact";
             case "Templates" -> "template";
+            case "Volumes" -> "volume";
+            case "VolumeMounts" -> "volume_mount";
             default -> "network";
         };
     }

@@ -11,8 +11,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Maps what a task needs at run time — {@code meta}, {@code resources}, {@code artifact} and {@code template}
- * blocks — for
+ * Maps what a task needs at run time — {@code meta}, {@code resources}, {@code artifact}, {@code template} and
+ * {@code volume_mount} blocks — for
  * {@link JobMapper}. Pure; every problem is recorded in the {@link Problems}.
  */
 final class RuntimeMapper {
@@ -25,8 +25,11 @@ final class RuntimeMapper {
         return p.read(() -> r.stringMap("meta"), Map.of());
     }
 
-    /** @param name the task's name (its own directory is not an escape of a path) */
-    static TaskRuntime task(MapReader r, String name, Problems p) {
+    /**
+     * @param name the task's name (its own directory is not an escape of a path)
+     * @param volumes the names of the group's volumes, what a {@code volume_mount} may name (null: none)
+     */
+    static TaskRuntime task(MapReader r, String name, java.util.Set<String> volumes, Problems p) {
         Map<String, String> meta = meta(r, p);
         Resources resources = resources(r.child("resources", RESOURCES_KEYS, List.of(), p), p);
         List<Artifact> artifacts = new ArrayList<>();
@@ -49,7 +52,7 @@ final class RuntimeMapper {
                     "once must be the same for every template of the task (Nomad: \"All templates should have same "
                             + "Once value\")"));
         }
-        return new TaskRuntime(meta, resources, artifacts, templates);
+        return new TaskRuntime(meta, resources, artifacts, templates, null, VolumeMapper.mounts(r, volumes, p));
     }
 
     private static Resources resources(MapReader r, Problems p) {

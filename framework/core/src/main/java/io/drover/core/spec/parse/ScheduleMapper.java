@@ -58,10 +58,7 @@ final class ScheduleMapper {
             p.add(job.problem("parameterized",
                     "Parameterized job can only be used with \"batch\" or \"sysbatch\" scheduler"));
         }
-        if (periodic != null && parameterized != null) {
-            p.add(job.problem("parameterized", "a job that is both periodic and parameterized is not supported by "
-                    + "Drover yet (dispatch a parameterized job from a periodic one's task instead)"));
-        }
+        // both: as in Nomad, a parameterized parent whose dispatched children are periodic (JobLaunch)
         return periodic == null && parameterized == null ? JobLaunch.NONE
                 : new JobLaunch(periodic, parameterized, false);
     }
@@ -148,8 +145,7 @@ final class ScheduleMapper {
             p.add(r.problem("file", bad));
             return runtime;
         }
-        return new TaskRuntime(runtime.meta(), runtime.resources(), runtime.artifacts(), runtime.templates(),
-                new DispatchPayload(file, null));
+        return runtime.withDispatchPayload(new DispatchPayload(file, null));
     }
 
     /** Nomad: "dispatch_payload file escapes the allocation directory"; Drover keeps it inside local/. */

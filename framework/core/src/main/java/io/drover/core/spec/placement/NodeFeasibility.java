@@ -24,15 +24,28 @@ import java.util.stream.Collectors;
  *
  * <p>Targets are {@code ${attr.<name>}}, {@code ${node.datacenter}}, {@code ${node.class}},
  * {@code ${node.unique.id}}, {@code ${node.unique.name}}, {@code ${node.pool}}, {@code ${meta.<key>}}; anything
- * else is a literal. A target the node does not have fails every operator but {@code is_not_set}. Pure and
- * thread-safe.
+ * else is a literal. A target the node does not have fails every operator but {@code is_not_set}. A group's
+ * host volumes must be among the node's ({@link HostVolumeCheck}), else the group is not placed with Nomad's
+ * {@code missing compatible host volumes}. Pure and thread-safe.
  *
  * @param targets the node's values by target name without {@code ${}}: {@code attr.kernel.name},
  *     {@code node.datacenter}, {@code meta.rack}, ...
+ * @param hostVolumes the node's host volumes: name to read-only
  */
-public record NodeFeasibility(Map<String, String> targets) {
+public record NodeFeasibility(Map<String, String> targets, Map<String, Boolean> hostVolumes) {
     public NodeFeasibility {
         targets = Map.copyOf(targets);
+        hostVolumes = Map.copyOf(hostVolumes);
+    }
+
+    /** A node without host volumes. */
+    public NodeFeasibility(Map<String, String> targets) {
+        this(targets, Map.of());
+    }
+
+    /** This node with {@code volumes} (name to read-only) as its host volumes. */
+    public NodeFeasibility withHostVolumes(Map<String, Boolean> volumes) {
+        return new NodeFeasibility(targets, volumes);
     }
 
     /**
@@ -77,6 +90,11 @@ public record NodeFeasibility(Map<String, String> targets) {
                     placeable = allowed;
                     filtered.add(c.toString());
                 }
+            }
+            int withVolumes = HostVolumeCheck.placeable(g, count, hostVolumes);
+            if (withVolumes < placeable) {
+                placeable = withVolumes;
+                filtered.add(HostVolumeCheck.FILTER);
             }
             out.add(new GroupPlacement(g.name(), count, placeable, filtered));
         }

@@ -73,11 +73,11 @@ class JobFileAllProblemsTest {
                 "a.hcl:4: job \"j\" > group \"g\" > count: must be a whole number, found a string",
                 "a.hcl:7: job \"j\" > group \"g\" > task \"a\" > colour: unknown key (allowed: driver, config, env, leader,"
                         + " lifecycle, kill_timeout, kill_signal, shutdown_delay, max_runtime, logs, restart, meta,"
-                        + " resources, user, dispatch_payload, vault, consul, artifact, template, identity, service,"
+                        + " resources, user, dispatch_payload, vault, consul, csi_plugin, artifact, template, identity, service,"
                         + " volume_mount, constraint, affinity, spread)",
                 "a.hcl:9: job \"j\" > group \"g\" > task \"a\" > flavour: unknown key (allowed: driver, config, env, leader,"
                         + " lifecycle, kill_timeout, kill_signal, shutdown_delay, max_runtime, logs, restart, meta,"
-                        + " resources, user, dispatch_payload, vault, consul, artifact, template, identity, service,"
+                        + " resources, user, dispatch_payload, vault, consul, csi_plugin, artifact, template, identity, service,"
                         + " volume_mount, constraint, affinity, spread)",
                 "a.hcl:8: job \"j\" > group \"g\" > task \"a\" > kill_timeout: unknown unit \"sec\" in duration \"5sec\""
                         + " (use ns, us, ms, s, m or h)",

@@ -80,7 +80,9 @@ class LanguageCorpusTest {
                 Map.entry("scaling", "scaling {"), Map.entry("constraint", "constraint {"),
                 Map.entry("affinity", "affinity {"), Map.entry("spread", "spread {"),
                 Map.entry("spread target", "target \"dc1\""), Map.entry("priority", "priority    = "),
-                Map.entry("node_pool", "node_pool   = "), Map.entry("all_at_once", "all_at_once = "));
+                Map.entry("node_pool", "node_pool   = "), Map.entry("all_at_once", "all_at_once = "),
+                Map.entry("host volume", "type      = \"host\""), Map.entry("per_alloc volume", "per_alloc = true"),
+                Map.entry("volume_mount", "volume_mount {"), Map.entry("propagation_mode", "propagation_mode = "));
         constructs.forEach((name, token) -> assertThat(text).as(name).contains(token));
     }
 }

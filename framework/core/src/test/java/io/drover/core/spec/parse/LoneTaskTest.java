@@ -89,7 +89,7 @@ class LoneTaskTest {
                         + " a main task (no lifecycle)",
                 "a.hcl:9: job \"j\" > task \"b\" > colour: unknown key (allowed: driver, config, env, leader, lifecycle,"
                         + " kill_timeout, kill_signal, shutdown_delay, max_runtime, logs, restart, meta, resources, user,"
-                        + " dispatch_payload, vault, consul, artifact, template, identity, service, volume_mount,"
+                        + " dispatch_payload, vault, consul, csi_plugin, artifact, template, identity, service, volume_mount,"
                         + " constraint, affinity, spread)",
                 "a.hcl:15: job \"j\" > group \"c\": duplicate group name (first at line 12)");
     }

@@ -228,7 +228,11 @@ class ScheduleKeysTest {
                 }
                 """)).containsExactly(
                 "s.hcl:2: job \"s\" > periodic: Periodic can only be used with \"batch\" or \"sysbatch\" scheduler");
-        assertThat(problems("t.hcl", """
+    }
+
+    @Test
+    void aJobBothPeriodicAndParameterizedIsAParameterizedParentWhoseDispatchesArePeriodic() throws Exception {
+        io.drover.core.spec.Job job = JobFileParser.parse("t.hcl", """
                 job "t" {
                   type = "batch"
                   periodic {
@@ -241,6 +245,19 @@ class ScheduleKeysTest {
                     }
                   }
                 }
-                """)).singleElement().asString().startsWith("t.hcl:6: job \"t\" > parameterized: a job that is both");
+                """.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(job.launch().parent()).isTrue();
+        assertThat(job.launch().periodicActive()).as("Nomad tracks no schedule of a parameterized job").isFalse();
+        io.drover.core.spec.Job child = io.drover.core.spec.ChildJobs.dispatched(job, "t/dispatch-1-abcd0123",
+                java.util.Map.of(), null);
+        assertThat(child.launch().periodic()).as("the dispatch keeps the schedule").isNotNull();
+        assertThat(child.launch().parent()).isTrue();
+        assertThat(child.launch().periodicActive()).isTrue();
+        io.drover.core.spec.Job grandchild = io.drover.core.spec.ChildJobs.periodic(child,
+                java.time.Instant.ofEpochSecond(1_700_000_000));
+        assertThat(grandchild.id()).isEqualTo("t/dispatch-1-abcd0123/periodic-1700000000");
+        assertThat(grandchild.launch().parent()).as("it runs its allocations").isFalse();
+        assertThat(grandchild.launch().dispatched()).isTrue();
+        assertThat(grandchild.runtime().parentId()).isEqualTo("t/dispatch-1-abcd0123");
     }
 }
