@@ -285,7 +285,7 @@ final class AllocRunner implements TaskRunnerHost {
 
     @Override
     public HostVolumeMounts.Result volumeMounts(Task task, java.util.function.UnaryOperator<String> interpolate) {
-        return HostVolumeMounts.resolve(group, index, config.hostVolumes(), task, interpolate);
+        return HostVolumeMounts.resolve(group, view.index(), config.hostVolumes(), task, interpolate);
     }
 
     @Override

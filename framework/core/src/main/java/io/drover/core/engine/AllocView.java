@@ -29,6 +29,11 @@ final class AllocView {
     private final Job job;
     private final TaskGroup group;
     private final int index;
+
+    /** The allocation's index in its group (0-based). */
+    int index() {
+        return index;
+    }
     private final long createTime;
     private final Timers timers;
     private final AllocDirs dirs;
