@@ -12,12 +12,24 @@ import java.time.Duration;
  * @param driverStartTimeout how long a driver may take to start a run; then the run is abandoned (a recoverable
  *     start error) and a start that completes later is discarded
  * @param dynamicPorts where dynamic {@code port}s of group networks are taken from
+ * @param services the registry of {@code provider = "nomad"} services; null: the engine makes a local one
  */
 public record EngineConfig(Path dataDir, Duration maxKillTimeout, GcKillPolicy killPolicy,
-        Duration driverStartTimeout, io.drover.core.config.PortRange dynamicPorts) {
+        Duration driverStartTimeout, io.drover.core.config.PortRange dynamicPorts, ServiceRegistry services) {
 
     public EngineConfig {
         dynamicPorts = dynamicPorts == null ? io.drover.core.config.PortRange.DEFAULT : dynamicPorts;
+    }
+
+    /** With a local service registry (made by the engine). */
+    public EngineConfig(Path dataDir, Duration maxKillTimeout, GcKillPolicy killPolicy, Duration driverStartTimeout,
+            io.drover.core.config.PortRange dynamicPorts) {
+        this(dataDir, maxKillTimeout, killPolicy, driverStartTimeout, dynamicPorts, null);
+    }
+
+    /** The same config with {@code registry} as its service registry. */
+    public EngineConfig withServices(ServiceRegistry registry) {
+        return new EngineConfig(dataDir, maxKillTimeout, killPolicy, driverStartTimeout, dynamicPorts, registry);
     }
 
     /** With Nomad's dynamic port range (20000-32000). */
