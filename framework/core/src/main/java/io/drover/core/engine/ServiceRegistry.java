@@ -23,8 +23,8 @@ import java.util.function.LongSupplier;
  *
  * <p>Threads: written by the engine threads that publish snapshots (any allocation's, in parallel) and by the API
  * thread of a {@code DELETE}; read by template renders (hook pool) and API threads. One lock guards the per-allocation
- * table and is held for an in-memory diff only; readers take the immutable view published (volatile) at the end
- * of each change, and never lock or block.
+ * table and is held for an in-memory diff only; a change drops the immutable view (volatile), the first read after
+ * it rebuilds it under the lock (a sort, in memory), and every other read takes it without locking or blocking.
  */
 public final class ServiceRegistry implements AllocationListener, ServiceCatalog {
     private static final Comparator<ServiceRegistration> ORDER = Comparator.comparing(ServiceRegistration::namespace)
@@ -35,7 +35,13 @@ public final class ServiceRegistry implements AllocationListener, ServiceCatalog
     private final Object lock = new Object();
     /** Allocation id to its registrations by ID (guarded by {@link #lock}). */
     private final Map<String, Map<String, ServiceRegistration>> byAlloc = new HashMap<>();
-    private volatile List<ServiceRegistration> view = List.of();
+    /** What readers see; null after a change until the next read builds it (once per change, under the lock). */
+    private volatile View view = View.EMPTY;
+
+    /** An immutable view: every registration sorted, and each name's (any namespace) sorted by ID. */
+    private record View(List<ServiceRegistration> all, Map<String, List<ServiceRegistration>> byName) {
+        static final View EMPTY = new View(List.of(), Map.of());
+    }
 
     /**
      * @param nodeId this node's ID, each registration's {@code NodeID}
@@ -77,6 +83,7 @@ public final class ServiceRegistry implements AllocationListener, ServiceCatalog
             if (fresh.isEmpty() && now.size() == had.size()) {
                 return; // nothing changed
             }
+            publish(); // first: a reader woken by the new index finds no view and waits for this change
             long index = nextIndex.getAsLong();
             for (ServiceRegistration f : fresh) {
                 now.put(f.id(), f.withIndexes(f.createIndex() == 0 ? index : f.createIndex(), index));
@@ -86,7 +93,6 @@ public final class ServiceRegistry implements AllocationListener, ServiceCatalog
             } else {
                 byAlloc.put(state.id(), now);
             }
-            publish();
         }
     }
 
@@ -109,8 +115,8 @@ public final class ServiceRegistry implements AllocationListener, ServiceCatalog
                     } else {
                         e.setValue(rest);
                     }
-                    nextIndex.getAsLong();
                     publish();
+                    nextIndex.getAsLong(); // after the change: a query it wakes reads it
                     return true;
                 }
             }
@@ -118,28 +124,50 @@ public final class ServiceRegistry implements AllocationListener, ServiceCatalog
         }
     }
 
-    /** Under the lock: the sorted immutable view readers see. */
+    /**
+     * Under the lock: drops the view, so that a burst of changes (10,000 allocations starting) costs one sort at
+     * the next read, not one per change.
+     */
     private void publish() {
-        List<ServiceRegistration> all = new ArrayList<>();
-        byAlloc.values().forEach(m -> all.addAll(m.values()));
-        all.sort(ORDER);
-        view = List.copyOf(all);
+        view = null;
+    }
+
+    /** The current view, built by the first read after a change. */
+    private View view() {
+        View v = view;
+        if (v != null) {
+            return v;
+        }
+        synchronized (lock) {
+            if (view == null) {
+                List<ServiceRegistration> all = new ArrayList<>();
+                byAlloc.values().forEach(m -> all.addAll(m.values()));
+                all.sort(ORDER);
+                Map<String, List<ServiceRegistration>> byName = new HashMap<>();
+                for (ServiceRegistration r : all) {
+                    byName.computeIfAbsent(r.serviceName(), k -> new ArrayList<>()).add(r);
+                }
+                byName.replaceAll((k, l) -> {
+                    l.sort(Comparator.comparing(ServiceRegistration::id));
+                    return List.copyOf(l);
+                });
+                view = new View(List.copyOf(all), Map.copyOf(byName));
+            }
+            return view;
+        }
     }
 
     @Override
     public List<ServiceRegistration> all() {
-        return view;
+        return view().all();
     }
 
     @Override
     public List<ServiceRegistration> named(String namespace, String name) {
-        List<ServiceRegistration> out = new ArrayList<>();
-        for (ServiceRegistration r : view) {
-            if (r.serviceName().equals(name) && (namespace.equals("*") || r.namespace().equals(namespace))) {
-                out.add(r);
-            }
+        List<ServiceRegistration> same = view().byName().getOrDefault(name, List.of());
+        if (namespace.equals("*")) {
+            return same;
         }
-        out.sort(Comparator.comparing(ServiceRegistration::id));
-        return List.copyOf(out);
+        return same.stream().filter(r -> r.namespace().equals(namespace)).toList();
     }
 }
