@@ -68,7 +68,7 @@ public record NodeFeasibility(Map<String, String> targets) {
      */
     public static final String MISSING_NETWORK = "missing network";
 
-    static final String MISSING_NETWORK_WHY = "this node has host networking only: network modes bridge and cni/* "
+    public static final String MISSING_NETWORK_WHY = "this node has host networking only: network modes bridge and cni/* "
             + "need the CNI plugins (bridge, host-local, portmap, loopback) and a network namespace per allocation, "
             + "which Drover does not set up";
 
