@@ -135,7 +135,7 @@ class NomadCorpusCheck {
                     if (p.col() > 0) {
                         t.language.add(p.getMessage());
                     }
-                    Matcher n = Pattern.compile("needs (Vault|Consul Connect|Consul|CSI)").matcher(p.problem());
+                    Matcher n = Pattern.compile("needs (Vault|Consul Connect|Consul|CSI|Nomad variables)").matcher(p.problem());
                     if (needs == null && n.find()) {
                         needs = n.group(1);
                     }

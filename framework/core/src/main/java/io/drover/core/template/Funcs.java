@@ -55,8 +55,12 @@ final class Funcs {
     /** Why a function cannot run on one node (it needs Consul, Vault, ...), or null. */
     static String refusal(String name) {
         String system = REFUSED.get(name);
-        return system == null ? null : "function \"" + name + "\" needs " + system
-                + ", which Drover does not have (one node, no Consul, Vault or Nomad servers)";
+        if (system == null) {
+            return null;
+        }
+        return "function \"" + name + "\" needs " + system + (system.equals("Nomad variables")
+                ? ", which Drover does not store (no /v1/vars, no variables store on this node)"
+                : ", which Drover does not have (one node, no Consul or Vault)");
     }
 
     static final Set<String> NAMES = union(Set.of("and", "or", "not", "len", "index", "print", "printf", "println",
