@@ -396,3 +396,79 @@ func TestDispatchAndPeriodicForce(t *testing.T) {
 		}
 	}
 }
+
+// TestNativeServiceDiscovery: a running job's provider = "nomad" services, read with Nomad's own Services().List()
+// and .Get(name) (blocking queries until registered and until removed), one deleted with .Delete.
+func TestNativeServiceDiscovery(t *testing.T) {
+	c := client(t)
+	job := mockJob("go-api-svc", "1h", "x\n")
+	tg := job.TaskGroups[0]
+	tg.Networks = []*api.NetworkResource{{Mode: "host", DynamicPorts: []api.Port{{Label: "http"}}}}
+	tg.Services = []*api.Service{{Name: "go-web", PortLabel: "http", Provider: "nomad", Tags: []string{"b", "a"}}}
+	tg.Tasks[0].Services = []*api.Service{{Name: "go-web-task", PortLabel: "http", Provider: "nomad"}}
+	if _, _, err := c.Jobs().Register(job, nil); err != nil {
+		t.Fatalf("Jobs().Register: %v", err)
+	}
+	// follow the service until it is registered (or gone), with blocking queries as consul-template does
+	follow := func(name string, want int) []*api.ServiceRegistration {
+		var index uint64
+		deadline := time.Now().Add(60 * time.Second)
+		for time.Now().Before(deadline) {
+			regs, meta, err := c.Services().Get(name, &api.QueryOptions{WaitIndex: index, WaitTime: 10 * time.Second})
+			if err != nil {
+				t.Fatalf("Services().Get(%s): %v", name, err)
+			}
+			index = meta.LastIndex
+			if len(regs) == want {
+				return regs
+			}
+		}
+		t.Fatalf("service %s never had %d registration(s)", name, want)
+		return nil
+	}
+	regs := follow("go-web", 1)
+	r := regs[0]
+	allocs, _, err := c.Jobs().Allocations("go-api-svc", false, nil)
+	if err != nil || len(allocs) != 1 {
+		t.Fatalf("Jobs().Allocations = %v, %v", allocs, err)
+	}
+	alloc, _, err := c.Allocations().Info(allocs[0].ID, nil)
+	if err != nil {
+		t.Fatalf("Allocations().Info: %v", err)
+	}
+	port := 0
+	for _, p := range alloc.AllocatedResources.Shared.Ports {
+		if p.Label == "http" {
+			port = p.Value
+		}
+	}
+	self, err := c.Agent().Self()
+	if err != nil {
+		t.Fatalf("Agent().Self: %v", err)
+	}
+	nodeID, _ := self.Stats["client"]["node_id"]
+	if r.ID != "_nomad-task-"+alloc.ID+"-group-g-go-web-http" || r.ServiceName != "go-web" || r.Namespace != "default" ||
+		r.JobID != "go-api-svc" || r.AllocID != alloc.ID || r.NodeID != nodeID || r.Datacenter != "dc1" ||
+		r.Address != "127.0.0.1" || r.Port != port || port == 0 || strings.Join(r.Tags, ",") != "b,a" ||
+		r.CreateIndex == 0 || r.ModifyIndex < r.CreateIndex {
+		t.Fatalf("Services().Get(go-web) = %+v (allocation %s, port %d, node %s)", r, alloc.ID, port, nodeID)
+	}
+	follow("go-web-task", 1)
+	list, _, err := c.Services().List(nil)
+	if err != nil || len(list) != 1 || list[0].Namespace != "default" || len(list[0].Services) != 2 ||
+		list[0].Services[0].ServiceName != "go-web" || strings.Join(list[0].Services[0].Tags, ",") != "a,b" ||
+		list[0].Services[1].ServiceName != "go-web-task" {
+		t.Fatalf("Services().List() = %+v, %v", list, err)
+	}
+	if _, err := c.Services().Delete("go-web-task", "_nomad-task-"+alloc.ID+"-web-go-web-task-http", nil); err != nil {
+		t.Fatalf("Services().Delete: %v", err)
+	}
+	follow("go-web-task", 0)
+	if _, err := c.Services().Delete("go-web-task", "no-such-id", nil); err == nil {
+		t.Fatalf("deleting a registration that does not exist succeeded")
+	}
+	if _, _, err := c.Jobs().Deregister("go-api-svc", true, nil); err != nil {
+		t.Fatalf("Jobs().Deregister: %v", err)
+	}
+	follow("go-web", 0)
+}

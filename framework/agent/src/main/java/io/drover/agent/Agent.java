@@ -123,9 +123,12 @@ public final class Agent implements AutoCloseable {
         }
         DriverCatalog catalog = registry != null ? registry
                 : pluginDirProblems.isEmpty() ? DriverCatalog.EMPTY : DriverCatalog.refused(pluginDirProblems.get(0));
+        // Nomad's service registry: every change takes an agent index, which wakes blocking queries
+        io.drover.core.engine.ServiceRegistry services = new io.drover.core.engine.ServiceRegistry(node.id(),
+                index::next);
         Engine engine = new Engine(new EngineConfig(dataDir, config.client().maxKillTimeout(),
                 config.client().gcKillPolicy(), config.client().driverStartTimeout(), config.client().dynamicPorts(),
-                config.client().node().hostVolumes()),
+                config.client().node().hostVolumes(), services),
                 catalog, runtime, store,
                 allocIds);
         JobRegistry jobs = new JobRegistry(engine, config.client().taskLimits(), index,

@@ -69,6 +69,7 @@ class NomadCorpusCheck {
         final Map<String, Integer> failed = new TreeMap<>();
         final Map<String, Integer> notPlaced = new TreeMap<>();
         final List<String> language = new ArrayList<>();
+        final List<String> files = new ArrayList<>(); // each failing or unplaced file with its first problem
 
         void add(Tally o) {
             considered += o.considered;
@@ -78,6 +79,7 @@ class NomadCorpusCheck {
             o.failed.forEach((k, v) -> failed.merge(k, v, Integer::sum));
             o.notPlaced.forEach((k, v) -> notPlaced.merge(k, v, Integer::sum));
             language.addAll(o.language);
+            files.addAll(o.files);
         }
 
         void report(String name, StringBuilder r) {
@@ -88,6 +90,7 @@ class NomadCorpusCheck {
             refused.forEach((k, v) -> r.append("refused, needs ").append(k).append(": ").append(v).append('\n'));
             failed.forEach((k, v) -> r.append("fail, first problem ").append(k).append(": ").append(v).append('\n'));
             language.forEach(l -> r.append("language problem: ").append(l).append('\n'));
+            files.forEach(l -> r.append("  ").append(l).append('\n'));
         }
     }
 
@@ -123,6 +126,7 @@ class NomadCorpusCheck {
                     t.placed++;
                 } else {
                     t.notPlaced.merge(String.join("; ", why), 1, Integer::sum);
+                    t.files.add("not placed: " + f + ": " + String.join("; ", why));
                 }
             } catch (JobFileException e) {
                 String needs = null;
@@ -131,7 +135,7 @@ class NomadCorpusCheck {
                     if (p.col() > 0) {
                         t.language.add(p.getMessage());
                     }
-                    Matcher n = Pattern.compile("needs (Vault|Consul Connect|Consul|CSI)").matcher(p.problem());
+                    Matcher n = Pattern.compile("needs (Vault|Consul Connect|Consul|CSI|Nomad variables)").matcher(p.problem());
                     if (needs == null && n.find()) {
                         needs = n.group(1);
                     }
@@ -140,6 +144,7 @@ class NomadCorpusCheck {
                     t.refused.merge(needs, 1, Integer::sum);
                 } else {
                     t.failed.merge(category(e.problems().get(0)), 1, Integer::sum);
+                    t.files.add("fail: " + e.problems().get(0).getMessage());
                 }
             }
         }

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Nomad's own Go {@code api} client (github.com/hashicorp/nomad/api, from the Go module proxy) against a real
  * agent on a loopback port: runs {@code go test} in {@code src/test/go/nomadapi} with {@code NOMAD_ADDR} pointing
  * at the agent. The Go side registers jobs, follows them with blocking queries, reads allocations, events, logs,
- * summaries, versions, evaluations and the node, tries a stale {@code EnforceIndex}, and stops them. Needs the
+ * summaries, versions, evaluations and the node, tries a stale {@code EnforceIndex}, reads the services of a running
+ * job ({@code Services().List()}, {@code .Get(name)}, {@code .Delete}), and stops them. Needs the
  * {@code go} toolchain (Go 1.26, on the project's machines); a missing one fails the test with that line.
  * Proves no process is left behind: every process {@code go test} starts carries this test's marker variable.
  */
@@ -65,12 +66,14 @@ class NomadGoClientTest {
         assertThat(go.exitValue()).as("go test:\n%s", text).isZero();
         assertThat(text).contains("--- PASS: TestClusterReads", "--- PASS: TestRegisterFollowLogsStop",
                 "--- PASS: TestStopARunningJob", "--- PASS: TestConstraintsDecidedOnThisNode",
-                "--- PASS: TestRuntimeBlocksRoundTrip", "--- PASS: TestDispatchAndPeriodicForce");
+                "--- PASS: TestRuntimeBlocksRoundTrip", "--- PASS: TestDispatchAndPeriodicForce",
+                "--- PASS: TestNativeServiceDiscovery");
         assertThat(leftBehind()).as("processes of go test left running").isEmpty();
         assertThat(api.agent.jobs().job("go-api").orElseThrow().stopped()).isTrue();
         assertThat(api.agent.jobs().job("go-api-long")).as("purged by the Go client").isEmpty();
         assertThat(api.agent.jobs().job("go-api-render")).as("purged by the Go client").isEmpty();
         assertThat(api.agent.jobs().children("go-api-render")).as("its dispatched child").hasSize(1);
+        assertThat(api.agent.engine().services().all()).as("no service left registered").isEmpty();
     }
 
     /** {@code go} on the PATH, else where the Go distribution installs it. */

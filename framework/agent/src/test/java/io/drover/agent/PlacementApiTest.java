@@ -12,6 +12,38 @@ class PlacementApiTest extends RunningAgentTest {
     }
 
     @Test
+    void aBridgeNetworkIsKeptAndNotPlacedAsNomadsMissingNetwork() throws Exception {
+        TestAgent.Resp r = api.call("PUT", "/v1/jobs", hcl("""
+                job "bridged" {
+                  group "db" {
+                    network {
+                      mode = "bridge"
+                      port "db" { to = 5432 }
+                    }
+                    service {
+                      provider = "nomad"
+                      port = "db"
+                    }
+                    task "t" {
+                      driver = "mock"
+                      config { run_for = "1h" }
+                    }
+                  }
+                }
+                """));
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        assertThat(r.json().path("Allocations")).isEmpty();
+        assertThat(r.json().path("PlacementFailures").get(1).asText()).startsWith(
+                "  * Constraint \"missing network\": 1 nodes excluded by filter (this node has host networking only");
+        JsonNode eval = api.get("/v1/evaluation/" + r.json().path("EvalID").asText()).json();
+        assertThat(eval.path("FailedTGAllocs").path("db").path("ConstraintFiltered").path("missing network").asInt())
+                .isEqualTo(1);
+        JsonNode job = api.get("/v1/job/bridged").json();
+        assertThat(job.path("TaskGroups").get(0).path("Networks").get(0).path("Mode").asText()).isEqualTo("bridge");
+        assertThat(api.get("/v1/services").json()).as("nothing runs, nothing is registered").isEmpty();
+    }
+
+    @Test
     void aGroupThisNodeFailsIsNotPlacedAndTheEvaluationSaysWhyInNomadsWords() throws Exception {
         TestAgent.Resp r = api.call("PUT", "/v1/jobs", hcl("""
                 job "picky" {

@@ -60,6 +60,7 @@ public final class HttpApi implements AutoCloseable {
         new ClusterRoutes(s.node(), s.driverInfo(), () -> bound[0] == null ? "" : hostPort(bound[0]), lookup)
                 .addRoutes(router);
         new LogsHandler(s.engine(), lookup, s.dataDir(), followers).addRoutes(router);
+        new ServiceRoutes(s.engine().services()).addRoutes(router);
         new SystemHandler(s.gcTrigger(), s.driverInfo(), s.pluginProblems()).addRoutes(router);
         EventBroker events = new EventBroker(s.jobs());
         s.engine().addListener(events);

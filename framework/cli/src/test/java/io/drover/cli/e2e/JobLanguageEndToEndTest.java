@@ -74,8 +74,8 @@ class JobLanguageEndToEndTest {
         CliRun failed = CliRun.of("job", "validate", bad.toString());
         assertThat(failed.exitCode()).isEqualTo(1);
         assertThat(failed.errorLines()).containsExactly(
-                "Error: " + bad + ":1: variable \"greeting\" has no value: give it a default, -var greeting=..., a "
-                        + "-var-file or NOMAD_VAR_greeting",
+                "Error: " + bad + ":1: Unset variable \"greeting\": a used variable must be set or have a default "
+                        + "value (-var greeting=..., a -var-file or NOMAD_VAR_greeting)",
                 "Error: " + bad + ":4: variable \"times\": its default is not a number: \"x\" is not a number");
         assertThat(failed.hasNoStackTrace()).isTrue();
 

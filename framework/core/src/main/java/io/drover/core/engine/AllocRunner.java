@@ -255,6 +255,11 @@ final class AllocRunner implements TaskRunnerHost {
     }
 
     @Override
+    public io.drover.core.service.ServiceCatalog services() {
+        return config.services() != null ? config.services() : io.drover.core.service.ServiceCatalog.NONE;
+    }
+
+    @Override
     public Duration maxKillTimeout() {
         return config.maxKillTimeout();
     }

@@ -58,7 +58,8 @@ public final class Engine implements AutoCloseable {
      */
     public Engine(EngineConfig config, DriverCatalog drivers, EngineRuntime runtime, StateStore store,
             Supplier<String> ids) {
-        this.config = config;
+        this.config = config.services() != null ? config : config.withServices(ServiceRegistry.local());
+        listeners.add(this.config.services()); // first: a snapshot's services are registered before it is announced
         this.drivers = drivers;
         this.runtime = runtime;
         this.store = store;
@@ -322,6 +323,11 @@ public final class Engine implements AutoCloseable {
             }
         }
         return true;
+    }
+
+    /** The registry of the {@code provider = "nomad"} services of running tasks. */
+    public ServiceRegistry services() {
+        return config.services();
     }
 
     /** Sends a signal to a task of an allocation (every running task when {@code task} is null). */

@@ -14,20 +14,34 @@ import java.time.Duration;
  * @param dynamicPorts where dynamic {@code port}s of group networks are taken from
  * @param hostVolumes the node's host volumes by name (client {@code host_volume} blocks), what tasks' volume
  *     mounts resolve against
+ * @param services the registry of {@code provider = "nomad"} services; null: the engine makes a local one
  */
 public record EngineConfig(Path dataDir, Duration maxKillTimeout, GcKillPolicy killPolicy,
         Duration driverStartTimeout, io.drover.core.config.PortRange dynamicPorts,
-        java.util.Map<String, io.drover.core.config.HostVolumeConfig> hostVolumes) {
+        java.util.Map<String, io.drover.core.config.HostVolumeConfig> hostVolumes, ServiceRegistry services) {
 
     public EngineConfig {
         dynamicPorts = dynamicPorts == null ? io.drover.core.config.PortRange.DEFAULT : dynamicPorts;
         hostVolumes = hostVolumes == null ? java.util.Map.of() : java.util.Map.copyOf(hostVolumes);
     }
 
-    /** A node without host volumes. */
+    /** With a local service registry (made by the engine). */
+    public EngineConfig(Path dataDir, Duration maxKillTimeout, GcKillPolicy killPolicy,
+            Duration driverStartTimeout, io.drover.core.config.PortRange dynamicPorts,
+            java.util.Map<String, io.drover.core.config.HostVolumeConfig> hostVolumes) {
+        this(dataDir, maxKillTimeout, killPolicy, driverStartTimeout, dynamicPorts, hostVolumes, null);
+    }
+
+    /** A node without host volumes, with a local service registry (made by the engine). */
     public EngineConfig(Path dataDir, Duration maxKillTimeout, GcKillPolicy killPolicy,
             Duration driverStartTimeout, io.drover.core.config.PortRange dynamicPorts) {
-        this(dataDir, maxKillTimeout, killPolicy, driverStartTimeout, dynamicPorts, java.util.Map.of());
+        this(dataDir, maxKillTimeout, killPolicy, driverStartTimeout, dynamicPorts, java.util.Map.of(), null);
+    }
+
+    /** The same config with {@code registry} as its service registry. */
+    public EngineConfig withServices(ServiceRegistry registry) {
+        return new EngineConfig(dataDir, maxKillTimeout, killPolicy, driverStartTimeout, dynamicPorts, hostVolumes,
+                registry);
     }
 
     /** With Nomad's dynamic port range (20000-32000). */

@@ -52,6 +52,11 @@ final class PortAllocator {
 
     /** Gives {@code allocId} the ports of its group's network; nothing is reserved when a port cannot be had. */
     synchronized Assignment allocate(String allocId, Network network) {
+        if (!network.mode().equals("host")) { // placement filters it out; this guards a direct submit
+            return new Assignment(null, "network: mode \"" + network.mode() + "\": "
+                    + io.drover.core.spec.placement.NodeFeasibility.MISSING_NETWORK + " ("
+                    + io.drover.core.spec.placement.NodeFeasibility.MISSING_NETWORK_WHY + ")");
+        }
         if (network.ports().isEmpty()) {
             return Assignment.NONE;
         }

@@ -66,6 +66,11 @@ interface TaskRunnerHost {
         return new HostVolumeMounts.Result(java.util.List.of(), null);
     }
 
+    /** The service registry the task's templates read ({@code nomadService}). Any thread. */
+    default io.drover.core.service.ServiceCatalog services() {
+        return io.drover.core.service.ServiceCatalog.NONE;
+    }
+
     /** The task's merged meta (task over group over job), what {@code ${meta.<key>}} reads. */
     default Map<String, String> meta(Task task) {
         return Map.of();

@@ -23,7 +23,8 @@ import java.util.concurrent.CompletionStage;
  * are read as {@code KEY=value} lines and added to the run's environment (and to what {@code ${...}} in the driver
  * config resolves). A template reads the task's environment ({@code env}) and files inside the allocation
  * ({@code file}, {@code source}: the task directory or {@code alloc/}, by {@link ClientPath}; a path that escapes,
- * or a link on the way, is refused).
+ * or a link on the way, is refused), and the agent's service registry ({@code nomadService}, {@code nomadServices}:
+ * {@link ServiceReads}, in the task's namespace).
  *
  * <p>After the first render the templates are watched ({@link TemplateWatch}): a changed input re-renders them and
  * their {@code change_mode} applies; a restart's run gets the env of the latest render. A failure of the first
@@ -96,7 +97,9 @@ final class TemplateHook implements TaskHook {
         } catch (UnsafePathException e) {
             throw HookFailure.setup("failed to prepare the task: " + e.getMessage());
         }
-        TemplateRender.Dirs dirs = new TemplateRender.Dirs(new ClientPath(taskDir, host.dirs().shared()), prep.vars());
+        TemplateRender.Dirs dirs = new TemplateRender.Dirs(new ClientPath(taskDir, host.dirs().shared()), prep.vars(),
+                new ServiceReads(host.services(), prep.env().getOrDefault("NOMAD_NAMESPACE", "default"),
+                        prep.env().getOrDefault("NOMAD_REGION", "global")));
         Map<String, String> env = Map.copyOf(prep.env());
         Instant now = host.timers().now();
         CompletableFuture<First> work = new CompletableFuture<>();
@@ -151,10 +154,11 @@ final class TemplateHook implements TaskHook {
         List<TemplateWatch.Rendered> rendered = new ArrayList<>();
         for (Template t : templates) {
             Map<Path, String> inputs = new LinkedHashMap<>();
-            String text = TemplateRender.render(t, env, dirs, now, inputs);
+            Map<io.drover.core.template.NomadQuery, String> reads = new LinkedHashMap<>();
+            String text = TemplateRender.render(t, env, dirs, now, inputs, reads);
             TemplateRender.write(t, dirs, text);
             out.putAll(TemplateRender.env(t, text));
-            rendered.add(new TemplateWatch.Rendered(t, text, inputs));
+            rendered.add(new TemplateWatch.Rendered(t, text, inputs, reads));
         }
         return new First(rendered, out);
     }

@@ -5,6 +5,7 @@ import io.drover.core.artifact.ClientPath;
 import io.drover.core.artifact.SafeFiles;
 import io.drover.core.spec.Template;
 import io.drover.core.template.GoTemplate;
+import io.drover.core.template.NomadQuery;
 import io.drover.core.template.TemplateException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -27,7 +28,7 @@ import java.util.Set;
  * destination with its perms. Every path lands where {@link ClientPath} says (the task directory or the shared
  * alloc directory) and is checked on every call — neither a read nor a write goes through a link (a task may plant
  * one between two renders) — and every file the render read is reported with its {@link #fingerprint}, what
- * {@link TemplateWatch} polls.
+ * {@link TemplateWatch} polls, as is every read of the service registry.
  *
  * <p>Blocking file I/O: call it on the {@link HookPool}, never on the serial executor. Stateless; thread-safe.
  */
@@ -37,11 +38,17 @@ final class TemplateRender {
     /**
      * Where a task's templates live: its directory and the shared alloc directory ({@link ClientPath}), and the
      * run's variables a {@code destination} or {@code source} is interpolated with (host paths for
-     * {@code NOMAD_ALLOC_DIR}, {@code NOMAD_TASK_DIR}, {@code NOMAD_SECRETS_DIR}); an immutable copy.
+     * {@code NOMAD_ALLOC_DIR}, {@code NOMAD_TASK_DIR}, {@code NOMAD_SECRETS_DIR}); an immutable copy. And what
+     * the templates may read of the service registry ({@link ServiceReads}).
      */
-    record Dirs(ClientPath paths, Map<String, String> vars) {
+    record Dirs(ClientPath paths, Map<String, String> vars, ServiceReads services) {
         Dirs {
             vars = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(vars));
+            services = services == null ? ServiceReads.NONE : services;
+        }
+
+        Dirs(ClientPath paths, Map<String, String> vars) {
+            this(paths, vars, null);
         }
 
         Path taskDir() {
@@ -56,10 +63,11 @@ final class TemplateRender {
 
     /**
      * Renders {@code t}; every file read is put in {@code inputs} (its path as the template named it, resolved
-     * against the task directory, with its fingerprint).
+     * against the task directory, with its fingerprint), every read of the service registry in {@code reads}
+     * (with its {@link ServiceReads#fingerprint}).
      */
-    static String render(Template t, Map<String, String> env, Dirs dirs, Instant now, Map<Path, String> inputs)
-            throws TemplateException {
+    static String render(Template t, Map<String, String> env, Dirs dirs, Instant now, Map<Path, String> inputs,
+            Map<NomadQuery, String> reads) throws TemplateException {
         String name = t.source() != null ? t.source() : t.destination();
         GoTemplate.Reader reader = new GoTemplate.Reader() {
             @Override
@@ -70,6 +78,19 @@ final class TemplateRender {
             @Override
             public String file(String path) throws TemplateException {
                 return read(dirs, path, inputs, false);
+            }
+
+            @Override
+            public java.util.List<Map<String, Object>> nomad(NomadQuery query) throws TemplateException {
+                java.util.List<Map<String, Object>> answer;
+                try {
+                    answer = dirs.services().answer(query);
+                } catch (TemplateException e) {
+                    reads.put(query, "error " + e.getMessage());
+                    throw e;
+                }
+                reads.put(query, answer.toString());
+                return answer;
             }
         };
         String text = t.data() != null ? t.data() : read(dirs, t.source(), inputs, true);

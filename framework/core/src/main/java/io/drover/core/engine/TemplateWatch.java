@@ -4,6 +4,7 @@ import io.drover.core.artifact.ArtifactException;
 import io.drover.core.event.TaskEvents;
 import io.drover.core.spec.ChangeScript;
 import io.drover.core.spec.Template;
+import io.drover.core.template.NomadQuery;
 import io.drover.core.template.TemplateException;
 import io.drover.core.time.Nanos;
 import java.io.IOException;
@@ -20,10 +21,12 @@ import java.util.function.Consumer;
 import java.util.random.RandomGenerator;
 
 /**
- * Re-renders a task's templates when what they read changes, as consul-template does for its file dependencies
- * (one node has no Consul or Vault, so a {@code source} file and the files {@code {{ file "..." }}} reads are all
- * that can change; the task's env is fixed for a run, so it is not watched). Every {@link #POLL} the inputs' {@link
- * TemplateRender#fingerprint fingerprints} are compared (a stat per file, on the {@link HookPool}); a template whose
+ * Re-renders a task's templates when what they read changes, as consul-template does for its dependencies
+ * (one node has no Consul or Vault, so a {@code source} file, the files {@code {{ file "..." }}} reads and the
+ * answers of the agent's service registry ({@code nomadService}, {@code nomadServices}) are all that can change;
+ * the task's env is fixed for a run, so it is not watched). Every {@link #POLL} the inputs' {@link
+ * TemplateRender#fingerprint fingerprints} and the registry's answers are compared (a stat per file, an in-memory
+ * read per query, on the {@link HookPool}); a template whose
  * inputs changed is rendered again and, when its output differs, written (every path checked again, no link
  * followed). Then, as Nomad's template hook does: the env of {@code env = true} templates is taken for the next
  * run; after a random delay in [0, the largest {@code splay}) of the changed templates, {@code change_mode}
@@ -51,15 +54,20 @@ final class TemplateWatch {
         Map<Path, String> inputs;
         /** The inputs' fingerprints at the last poll. */
         Map<Path, String> seen;
+        /** What the last render read of the service registry, and its answer then / at the last poll. */
+        Map<NomadQuery, String> reads;
+        Map<NomadQuery, String> readsSeen;
         /** wait: when the inputs first changed since the last render, and when last; null when unchanged. */
         Instant pendingSince;
         Instant lastChange;
 
-        Rendered(Template template, String text, Map<Path, String> inputs) {
+        Rendered(Template template, String text, Map<Path, String> inputs, Map<NomadQuery, String> reads) {
             this.template = template;
             this.text = text;
             this.inputs = inputs;
             this.seen = inputs;
+            this.reads = reads;
+            this.readsSeen = reads;
         }
     }
 
@@ -119,9 +127,12 @@ final class TemplateWatch {
                 continue;
             }
             Map<Path, String> inputs = new LinkedHashMap<>();
-            String text = TemplateRender.render(r.template, env, dirs, now, inputs);
+            Map<NomadQuery, String> reads = new LinkedHashMap<>();
+            String text = TemplateRender.render(r.template, env, dirs, now, inputs, reads);
             r.inputs = inputs;
             r.seen = inputs;
+            r.reads = reads;
+            r.readsSeen = reads;
             r.pendingSince = null;
             if (text.equals(r.text)) {
                 continue;
@@ -146,13 +157,18 @@ final class TemplateWatch {
      * {@code wait}, have been quiet for {@code min} since their last change or changed first {@code max} ago
      * (consul-template's quiescence). Without {@code wait}, at the first poll that sees the change.
      */
-    private static boolean due(Rendered r, Instant now) {
+    private boolean due(Rendered r, Instant now) {
         Map<Path, String> current = new LinkedHashMap<>();
         for (Path p : r.inputs.keySet()) {
             current.put(p, TemplateRender.fingerprint(p));
         }
-        if (!current.equals(r.seen)) {
+        Map<NomadQuery, String> answers = new LinkedHashMap<>();
+        for (NomadQuery q : r.reads.keySet()) {
+            answers.put(q, dirs.services().fingerprint(q));
+        }
+        if (!current.equals(r.seen) || !answers.equals(r.readsSeen)) {
             r.seen = current;
+            r.readsSeen = answers;
             r.lastChange = now;
             if (r.pendingSince == null) {
                 r.pendingSince = now;

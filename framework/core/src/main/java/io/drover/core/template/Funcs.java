@@ -26,6 +26,9 @@ final class Funcs {
         String file(String path) throws TemplateException;
 
         Instant now();
+
+        /** Nomad's service registry ({@link GoTemplate.Reader#nomad}). */
+        java.util.List<java.util.Map<String, Object>> nomad(NomadQuery query) throws TemplateException;
     }
 
     @FunctionalInterface
@@ -45,17 +48,19 @@ final class Funcs {
             Map.entry("exportedServices", "Consul"),
             Map.entry("secret", "Vault"), Map.entry("secrets", "Vault"), Map.entry("pkiCert", "Vault"),
             Map.entry("nomadVar", "Nomad variables"), Map.entry("nomadVarList", "Nomad variables"),
-            Map.entry("nomadVarListSafe", "Nomad variables"), Map.entry("nomadVarExists", "Nomad variables"),
-            Map.entry("nomadService", "Nomad service discovery"),
-            Map.entry("nomadServices", "Nomad service discovery"));
+            Map.entry("nomadVarListSafe", "Nomad variables"), Map.entry("nomadVarExists", "Nomad variables"));
 
     private Funcs() {}
 
     /** Why a function cannot run on one node (it needs Consul, Vault, ...), or null. */
     static String refusal(String name) {
         String system = REFUSED.get(name);
-        return system == null ? null : "function \"" + name + "\" needs " + system
-                + ", which Drover does not have (one node, no Consul, Vault or Nomad servers)";
+        if (system == null) {
+            return null;
+        }
+        return "function \"" + name + "\" needs " + system + (system.equals("Nomad variables")
+                ? ", which Drover does not store (no /v1/vars, no variables store on this node)"
+                : ", which Drover does not have (one node, no Consul or Vault)");
     }
 
     static final Set<String> NAMES = union(Set.of("and", "or", "not", "len", "index", "print", "printf", "println",
@@ -65,7 +70,8 @@ final class Funcs {
             "subtract", "multiply", "divide", "modulo", "minimum", "maximum", "base64Encode", "base64Decode",
             "base64URLEncode", "base64URLDecode", "parseInt", "parseFloat", "parseBool", "parseUint", "indent",
             "regexMatch", "regexReplaceAll", "html", "js", "urlquery", "sha256Hex", "md5sum", "slice",
-            "executeTemplate", "parseYAML", "toYAML", "sockaddr", "parseJSONList"), SprigFuncs.NAMES);
+            "executeTemplate", "parseYAML", "toYAML", "sockaddr", "parseJSONList", "nomadService", "nomadServices"),
+            SprigFuncs.NAMES);
 
     private static final com.fasterxml.jackson.databind.ObjectMapper YAML =
             new com.fasterxml.jackson.databind.ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory());
@@ -86,6 +92,26 @@ final class Funcs {
             return fn;
         }
         return switch (name) {
+            case "nomadService" -> a -> {
+                if (a.size() == 1) {
+                    return env.nomad(NomadQuery.service(String.valueOf(a.get(0)), 0, null));
+                }
+                if (a.size() == 3) {
+                    int count = Values.number(a.get(0), name).intValue();
+                    if (count < 1) {
+                        throw new TemplateException("nomadService: the count must be at least 1, found " + count);
+                    }
+                    return env.nomad(NomadQuery.service(String.valueOf(a.get(2)), count, String.valueOf(a.get(1))));
+                }
+                throw new TemplateException("nomadService: expected 1 or 3 arguments (\"name\", or count \"key\" "
+                        + "\"name\"), found " + a.size());
+            };
+            case "nomadServices" -> a -> {
+                if (a.size() > 1) {
+                    throw new TemplateException("nomadServices: expected at most 1 argument, found " + a.size());
+                }
+                return env.nomad(NomadQuery.services(a.isEmpty() ? "" : String.valueOf(a.get(0))));
+            };
             case "not" -> a -> !Values.truth(arg(a, 0, 1, name));
             case "len" -> a -> {
                 Object v = arg(a, 0, 1, name);

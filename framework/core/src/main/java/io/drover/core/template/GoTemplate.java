@@ -6,8 +6,8 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * A parsed Go text/template with consul-template's functions that need no Consul, Vault or Nomad server (the list
- * is in docs/jobs.md). Parse once ({@link #parse}: every syntax problem, an unknown function, or a Consul/Vault
+ * A parsed Go text/template with consul-template's functions that need no Consul, Vault or Nomad server, and its
+ * Nomad service functions, which read the {@link Reader}'s registry (the list is in docs/jobs.md). Parse once ({@link #parse}: every syntax problem, an unknown function, or a Consul/Vault
  * function is a {@link TemplateException} naming line and function), render any number of times. Immutable and
  * thread-safe; {@link #render} is CPU-bound plus what {@link Reader#file} reads (call it on a pool thread).
  */
@@ -18,6 +18,17 @@ public final class GoTemplate {
 
         /** @throws TemplateException one line when the file cannot or may not be read */
         String file(String path) throws TemplateException;
+
+        /**
+         * Nomad's service registry: for {@code nomadService}, the instances (each a map of {@code ID}, {@code Name},
+         * {@code Node}, {@code Address}, {@code Port}, {@code Datacenter}, {@code Tags}, {@code JobID},
+         * {@code AllocID}); for {@code nomadServices}, the services (each {@code Name}, {@code Namespace},
+         * {@code Tags}), as consul-template gives them. By default there is no registry.
+         */
+        default List<Map<String, Object>> nomad(NomadQuery query) throws TemplateException {
+            throw new TemplateException("function \"" + (query.list() ? "nomadServices" : "nomadService")
+                    + "\" has no service registry to read here");
+        }
     }
 
     private final String name;
@@ -59,6 +70,11 @@ public final class GoTemplate {
             @Override
             public Instant now() {
                 return now;
+            }
+
+            @Override
+            public List<Map<String, Object>> nomad(NomadQuery query) throws TemplateException {
+                return reader.nomad(query);
             }
         };
         return new Evaluator(name, defines, env, missingKeyError).run(body, Map.of());

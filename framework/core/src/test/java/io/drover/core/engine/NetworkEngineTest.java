@@ -97,6 +97,20 @@ class NetworkEngineTest {
     }
 
     @Test
+    void aBridgeNetworkSubmittedPastPlacementFailsAtSetupAndNothingRuns() throws Exception {
+        try (RawExecJobs jobs = new RawExecJobs(dataDir)) {
+            AllocationState done = jobs.run(job(1, "port \"http\" {}").replace("mode = \"host\"",
+                    "mode = \"bridge\""));
+            assertThat(done.clientStatus()).isEqualTo(ClientStatus.FAILED);
+            var events = done.taskStates().get("show").events();
+            assertThat(events).extracting(e -> e.type()).doesNotContain(TaskEventType.STARTED);
+            assertThat(events).anySatisfy(e -> assertThat(e.displayMessage()).startsWith(
+                    "network: mode \"bridge\": missing network (this node has host networking only"));
+            assertThat(done.allocatedResources()).isNull();
+        }
+    }
+
+    @Test
     void aStaticPortInUseOnTheHostFailsTheAllocationInOneLine() throws Exception {
         try (ServerSocket busy = new ServerSocket()) {
             busy.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));

@@ -206,7 +206,8 @@ class NomadCorpusRunCheck {
                         return "a binary missing on this host";
                     }
                     if (m.contains("port")) {
-                        return "network: " + e.displayMessage().replaceAll("[0-9]+", "N");
+                        String shown = e.displayMessage().replaceAll("[0-9]+", "N");
+                        return shown.startsWith("network: ") ? shown : "network: " + shown;
                     }
                     return e.type().wireName() + ": " + e.displayMessage().replaceAll("\"[^\"]*\"", "\"*\"");
                 }

@@ -17,8 +17,9 @@ import java.util.Map;
  * at run time. And the blocks that need a
  * service Drover does not have, each refused in one line naming it and where it is: {@code vault} (Vault),
  * {@code consul} and a {@code service} whose provider is Consul (Consul), {@code connect} (Consul Connect), a
- * CSI {@code volume} and a task's {@code csi_plugin} (CSI; host volumes are {@link VolumeMapper}'s). A {@code service} with {@code provider = "nomad"} needs no Consul and is accepted
- * (checked, not registered: Drover keeps no service catalog). Pure.
+ * CSI {@code volume} and a task's {@code csi_plugin} (CSI; host volumes are {@link VolumeMapper}'s). A
+ * {@code service} with {@code provider = "nomad"} needs no Consul: it is kept under {@code "Services"}
+ * ({@link ServiceMapper}) and registered in the agent's own registry while it runs. Pure.
  */
 final class ClusterBlocks {
     static final List<String> JOB_SINGLE = List.of("update", "reschedule", "migrate", "node_pool", "vault", "consul");
@@ -110,8 +111,15 @@ final class ClusterBlocks {
             r.field(needs).ifPresent(f -> p.add(needs(f, r, needs.equals("vault") ? "Vault" : "Consul")));
         }
         r.field("csi_plugin").ifPresent(f -> p.add(needs(f, r, "CSI"))); // a task that is a CSI plugin
+        List<Object> services = new java.util.ArrayList<>();
         for (Field f : r.all("service")) {
-            service(f, r, p);
+            Map<String, Object> s = service(f, r, p);
+            if (s != null) {
+                services.add(s);
+            }
+        }
+        if (!services.isEmpty()) {
+            kept.put("Services", services);
         }
         for (Field f : r.all("volume")) { // host volumes: VolumeMapper
             Node.Mapping m = f.value() instanceof Node.Mapping mm ? mm : null;
@@ -139,10 +147,11 @@ final class ClusterBlocks {
                 + " block, line " + f.line() + "), which one Drover node does not have");
     }
 
-    private static void service(Field f, MapReader r, Problems p) {
+    /** @return a {@code provider = "nomad"} service in Nomad's API shape ({@link ServiceMapper}), else null */
+    private static Map<String, Object> service(Field f, MapReader r, Problems p) {
         if (!(f.value() instanceof Node.Mapping m)) {
             p.add(new TreeProblem(f.line(), MapReader.join(r.path(), "service"), "must be a block: service { ... }"));
-            return;
+            return null;
         }
         String provider = "consul";
         Field connect = null;
@@ -160,6 +169,9 @@ final class ClusterBlocks {
             p.add(new TreeProblem(f.line(), MapReader.join(r.path(), "service"), "needs Consul (service block, line " + f.line()
                     + ", provider \"" + provider + "\"), which one Drover node does not have; "
                     + "provider = \"nomad\" needs none"));
+        } else {
+            return ServiceMapper.read(f, m, r, p);
         }
+        return null;
     }
 }

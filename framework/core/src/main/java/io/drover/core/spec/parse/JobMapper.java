@@ -282,6 +282,9 @@ final class JobMapper {
         if (allTasksRead && !tasks.isEmpty() && tasks.stream().noneMatch(t -> t.lifecycle() == null)) {
             p.add(new TreeProblem(field.line(), path, "the group has no main task (a task without a lifecycle block)"));
         }
+        if (network != null) {
+            ServiceMapper.checkPorts(path, field.line(), network, cluster, tasks, p);
+        }
         if (p.size() != before) {
             return null;
         }

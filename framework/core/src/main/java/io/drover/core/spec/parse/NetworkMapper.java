@@ -13,8 +13,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Maps a group's {@code network} block: {@code mode = "host"} (the only mode one node without CNI has; bridge,
- * cni/* are refused naming the mode) and its {@code port "label" { static = N; to = N }} blocks. A label must be
+ * Maps a group's {@code network} block: {@code mode = "host"} (the only mode one node without CNI has; bridge and
+ * cni/* are kept, and this node does not place them: Nomad's {@code missing network}, {@code NodeFeasibility};
+ * none and other modes are refused naming the mode) and its {@code port "label" { static = N; to = N }} blocks. A label must be
  * usable in an environment variable name ({@code NOMAD_PORT_<label>}); labels and static ports are unique. Pure.
  */
 final class NetworkMapper {
@@ -36,12 +37,13 @@ final class NetworkMapper {
         }
         int before = p.size();
         String mode = p.read(() -> r.string("mode", "host"), "host");
-        if (!mode.equals("host")) {
-            p.add(r.problem("mode", "network mode \"" + mode + "\" needs CNI/bridge networking that Drover does not "
-                    + "have (use mode = \"host\")"));
+        boolean cni = mode.equals("bridge") || mode.startsWith("cni/");
+        if (!mode.equals("host") && !cni) {
+            p.add(r.problem("mode", "network mode \"" + mode + "\" needs a network namespace per allocation that "
+                    + "Drover does not set up (use mode = \"host\")"));
         }
-        if (r.has("dns")) {
-            p.add(r.problem("dns", "needs bridge networking that Drover does not have"));
+        if (r.has("dns") && !cni) {
+            p.add(r.problem("dns", "needs bridge networking (mode = \"bridge\")"));
         }
         p.read(() -> r.string("hostname", null), null);
         List<Port> ports = new ArrayList<>();

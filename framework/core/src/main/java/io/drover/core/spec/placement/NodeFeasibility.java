@@ -69,10 +69,21 @@ public record NodeFeasibility(Map<String, String> targets, Map<String, Boolean> 
             List<String> out = new ArrayList<>();
             out.add("Task Group \"" + group + "\" (failed to place " + missing + " allocation"
                     + (missing == 1 ? "" : "s") + "):");
-            filtered.forEach(f -> out.add("  * Constraint \"" + f + "\": 1 nodes excluded by filter"));
+            filtered.forEach(f -> out.add("  * Constraint \"" + f + "\": 1 nodes excluded by filter"
+                    + (f.equals(MISSING_NETWORK) ? " (" + MISSING_NETWORK_WHY + ")" : "")));
             return out;
         }
     }
+
+    /**
+     * Nomad's scheduler's words for a node that lacks the group's network mode (its fingerprint found no bridge
+     * network or CNI config): this node has only host networking.
+     */
+    public static final String MISSING_NETWORK = "missing network";
+
+    public static final String MISSING_NETWORK_WHY = "this node has host networking only: network modes bridge and cni/* "
+            + "need the CNI plugins (bridge, host-local, portmap, loopback) and a network namespace per allocation, "
+            + "which Drover does not set up";
 
     /** Each group of the job, in order, with what this node places of it. */
     public List<GroupPlacement> place(Job job) {
@@ -81,6 +92,10 @@ public record NodeFeasibility(Map<String, String> targets, Map<String, Boolean> 
             int count = job.type().perNode() ? Math.min(1, g.count()) : g.count();
             int placeable = count;
             List<String> filtered = new ArrayList<>();
+            if (!g.runtime().network().mode().equals("host")) {
+                placeable = 0;
+                filtered.add(MISSING_NETWORK);
+            }
             for (Constraint c : job.constraints()) {
                 if (!c.appliesTo(g.name())) {
                     continue;

@@ -104,7 +104,8 @@ class JobLanguageTest {
     @Test
     void aVariableWithoutAValueIsNamed() {
         assertThat(problems("variable \"image\" {}\njob \"j\" {\n}\n", HclInputs.NONE)).first().isEqualTo(
-                "job.hcl:1: variable \"image\" has no value: give it a default, -var image=..., a -var-file or NOMAD_VAR_image");
+                "job.hcl:1: Unset variable \"image\": a used variable must be set or have a default value (-var "
+                        + "image=..., a -var-file or NOMAD_VAR_image)");
     }
 
     @Test

@@ -63,6 +63,38 @@ class NodeFeasibilityTest {
     }
 
     @Test
+    void aBridgeOrCniNetworkValidatesAndIsNotPlacedAsNomadsMissingNetwork() throws Exception {
+        Job job = parse("""
+                job "j" {
+                  group "b" {
+                    network {
+                      mode = "bridge"
+                      port "db" { to = 5432 }
+                      dns { servers = ["1.1.1.1"] }
+                    }
+                    task "t" { driver = "mock" }
+                  }
+                  group "c" {
+                    network { mode = "cni/mynet" }
+                    task "t" { driver = "mock" }
+                  }
+                  group "h" {
+                    network { mode = "host" }
+                    task "t" { driver = "mock" }
+                  }
+                }
+                """);
+        List<NodeFeasibility.GroupPlacement> placed = NODE.place(job);
+        assertThat(placed).extracting(NodeFeasibility.GroupPlacement::placeable).containsExactly(0, 0, 1);
+        assertThat(placed.get(0).filtered()).containsExactly("missing network");
+        assertThat(placed.get(0).failures()).containsExactly("Task Group \"b\" (failed to place 1 allocation):",
+                "  * Constraint \"missing network\": 1 nodes excluded by filter (this node has host networking only: "
+                        + "network modes bridge and cni/* need the CNI plugins (bridge, host-local, portmap, loopback) "
+                        + "and a network namespace per allocation, which Drover does not set up)");
+        assertThat(NodeFeasibility.placeable(job, placed).groups()).extracting(g -> g.count()).containsExactly(0, 0, 1);
+    }
+
+    @Test
     void aGroupWhoseConstraintsThisNodeFailsIsNotPlacedWithNomadsLines() throws Exception {
         Job job = parse("""
                 job "j" {

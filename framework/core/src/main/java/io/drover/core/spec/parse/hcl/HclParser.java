@@ -52,10 +52,25 @@ public final class HclParser {
                 }
             }
             items.add(item);
+            if (!in.at(Kind.EOF) && !in.at(Kind.NEWLINE)) {
+                throw afterItem(item, in.peek());
+            }
             if (!in.at(Kind.EOF)) {
-                in.expect(Kind.NEWLINE, "a newline after " + describe(item));
+                in.next();
             }
         }
+    }
+
+    /** What is wrong when {@code t} follows {@code item} on its line, led by HCL2's summary (what Nomad says). */
+    private static HclSyntaxException afterItem(HclItem item, HclToken t) {
+        if (item instanceof HclAttribute a) {
+            return new HclSyntaxException(t.line(), t.kind() == Kind.COMMA
+                    ? "Unexpected comma after argument: arguments are separated by newlines, not commas (after attribute "
+                            + a.name() + ")"
+                    : "Missing newline after argument: expected a newline after attribute " + a.name() + ", found "
+                            + t.describe());
+        }
+        return HclTokenCursor.unexpected(t, "a newline after " + describe(item));
     }
 
     private static String describe(HclItem item) {
@@ -63,6 +78,11 @@ public final class HclParser {
     }
 
     private HclItem item(String blockType) throws HclSyntaxException {
+        HclToken first = in.peek();
+        if (first.kind() == Kind.STRING && in.peekRaw(1).kind() == Kind.EQUALS) {
+            throw new HclSyntaxException(first.line(), "Invalid argument name: argument names must not be quoted, "
+                    + "found " + first.describe() + " (HCL1 allowed it; Nomad's HCL2 parser does not)");
+        }
         HclToken name = in.expect(Kind.IDENT, "an attribute name or a block type");
         if (in.at(Kind.EQUALS)) {
             in.next();
@@ -79,14 +99,28 @@ public final class HclParser {
         in.next();
         in.enter(open.line());
         HclBody body;
+        boolean singleLine = false;
         if (in.at(Kind.NEWLINE)) {
             body = body(Kind.RBRACE, name.text());
         } else if (in.at(Kind.RBRACE)) {
             body = new HclBody(List.of());
         } else {
             HclToken attrName = in.expect(Kind.IDENT, "an attribute name or a newline");
-            in.expect(Kind.EQUALS, "\"=\" (a single-line block holds one attribute)");
+            if (!in.at(Kind.EQUALS)) {
+                throw new HclSyntaxException(attrName.line(), "Argument definition required: expected \"=\" (a "
+                        + "single-line block holds one attribute), found " + in.peek().describe() + "; a nested block "
+                        + attrName.text() + " goes on a line of its own within " + name.text());
+            }
+            in.next();
             body = new HclBody(List.of(new HclAttribute(attrName.text(), value(name.text()), attrName.line())));
+            singleLine = true;
+        }
+        if (singleLine && !in.at(Kind.RBRACE)) {
+            HclToken t = in.peek();
+            throw new HclSyntaxException(t.line(), "Invalid single-argument block definition: expected \"}\" closing "
+                    + "block " + name.text() + " of line " + name.line() + ", found " + t.describe() + (t.kind()
+                    == Kind.NEWLINE ? " (an attribute on the block's opening line makes it a single-line block)"
+                            : " (a single-line block holds one attribute)"));
         }
         in.expect(Kind.RBRACE, "\"}\" closing block " + name.text() + " of line " + name.line());
         in.leave();

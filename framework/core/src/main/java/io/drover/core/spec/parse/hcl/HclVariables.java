@@ -112,8 +112,9 @@ final class HclVariables {
         });
         for (Declared d : declared.values()) {
             if (!values.containsKey(d.name()) && !d.broken()) {
-                problems.add(new HclProblem(null, d.line(), 0, "variable \"" + d.name() + "\" has no value: give it a default, "
-                        + "-var " + d.name() + "=..., a -var-file or " + HclInputs.ENV_PREFIX + d.name()));
+                problems.add(new HclProblem(null, d.line(), 0, "Unset variable \"" + d.name() + "\": a used variable must be "
+                        + "set or have a default value (-var " + d.name() + "=..., a -var-file or "
+                        + HclInputs.ENV_PREFIX + d.name() + ")"));
             }
         }
         return values;

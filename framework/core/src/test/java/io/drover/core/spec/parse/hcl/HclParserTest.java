@@ -135,6 +135,11 @@ class HclParserTest {
             'a = 1\\n\\n @'                  | 3 | unexpected character '@'
             'x = \"${ a { b }'              | 1 | unterminated ${ ... }
             'b \"l\" = 1'                    | 1 | expected "{", found "="
+            'm {\\n \"version\" = \"2\"\\n}'    | 2 | Invalid argument name: argument names must not be quoted, found string "version"
+            'd = [\"dc1\"],\\nt = 1'           | 1 | Unexpected comma after argument: arguments are separated by newlines, not commas (after attribute d)
+            'r { n { p = 1 } }'              | 1 | Argument definition required: expected "=" (a single-line block holds one attribute), found "{"; a nested block n goes on a line of its own within r
+            'j { d = 1\\n t = 2\\n}'           | 1 | Invalid single-argument block definition: expected "}" closing block j of line 1, found newline (an attribute on the block's opening line makes it a single-line block)
+            'v { a = 1  b = 2 }'             | 1 | Invalid single-argument block definition: expected "}" closing block v of line 1, found identifier b (a single-line block holds one attribute)
             """)
     void errorsNameTheLineAndWhatWasExpected(String text, int line, String fragment) {
         String source = text.replace("\\n", "\n").replace("\\\\", "\\");
