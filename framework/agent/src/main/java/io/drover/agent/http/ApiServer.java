@@ -45,7 +45,8 @@ import org.slf4j.LoggerFactory;
  * {@value #MAX_THREADS}; extra threads end after {@value #KEEP_ALIVE_SECONDS} s idle). Connections are counted as
  * they open ({@link Caps}): beyond {@code max_conns} in all, or beyond {@code max_conns_per_client} from one remote
  * IP address, a new one is closed at once, before a byte is read. A connection must send its whole request
- * (headers and body) within {@code header_timeout} once it began it (checked every second), and may stay open
+ * (headers and body) within {@code header_timeout} once it began it (checked every second; the answer to a
+ * request sent whole may take as long as it needs: an event stream, a log follow), and may stay open
  * without I/O for {@code idle_timeout} (before its first request as between keep-alive ones; a write the client
  * does not take for that long fails too). Request headers: at most {@value #MAX_HEADER_BYTES} bytes in all
  * (larger: 431). A handler never blocks on a task; long log follows are detached to {@code LogFollowers}. Every
@@ -71,10 +72,12 @@ public final class ApiServer implements AutoCloseable {
     private final TokenCheck tokens;
     private final RequestOrigin origin;
     private final Supplier<Optional<String>> writesRefused;
+    private final ConnectionCaps caps;
 
     private ApiServer(Server server, ServerConnector connector, ScheduledExecutorService headerTimer, Router router,
-            TokenCheck tokens, RequestOrigin origin, Supplier<Optional<String>> writesRefused) {
+            TokenCheck tokens, RequestOrigin origin, Supplier<Optional<String>> writesRefused, ConnectionCaps caps) {
         this.server = server;
+        this.caps = caps;
         this.connector = connector;
         this.headerTimer = headerTimer;
         this.router = router;
@@ -125,7 +128,7 @@ public final class ApiServer implements AutoCloseable {
         // at stop, a connection idle between requests (a client's kept-alive one) is closed after this, instead of
         // Jetty's default second that every close then waited for; one with a handler at work is never idle
         connector.setShutdownIdleTimeout(SHUTDOWN_IDLE_MILLIS);
-        Caps caps = new Caps(http.maxConns(), http.maxConnsPerClient(), http.headerTimeout().toNanos());
+        ConnectionCaps caps = new ConnectionCaps(http.maxConns(), http.maxConnsPerClient(), http.headerTimeout().toNanos());
         connector.addEventListener(caps);
         server.addConnector(connector);
         server.setErrorHandler(new JsonErrors());
@@ -135,7 +138,7 @@ public final class ApiServer implements AutoCloseable {
             return t;
         });
         ApiServer api = new ApiServer(server, connector, headerTimer, router, new TokenCheck(aclToken), origin,
-                writesRefused);
+                writesRefused, caps);
         server.setHandler(new Handler.Abstract(org.eclipse.jetty.util.thread.Invocable.InvocationType.BLOCKING) {
             @Override
             public boolean handle(Request request, Response response, Callback callback) {
@@ -172,101 +175,6 @@ public final class ApiServer implements AutoCloseable {
         }
     }
 
-    /**
-     * The connection limits: counts open connections in all and per remote IP as they open, and closes one over
-     * a limit at once; and closes a connection that takes longer than {@code header_timeout} to send a request.
-     * Listener methods run on Jetty's selector threads, {@link #sweep} on the timer; thread-safe.
-     */
-    static final class Caps implements Connection.Listener {
-        private final int maxConns;
-        private final int maxPerClient; // 0: none
-        private final long headerTimeoutNanos;
-        private final AtomicInteger open = new AtomicInteger();
-        private final Map<InetAddress, AtomicInteger> perClient = new ConcurrentHashMap<>();
-        private final Map<Connection, Open> counted = new ConcurrentHashMap<>();
-
-        /** A counted open connection: its client, and the request being read (its count, when first seen). */
-        private static final class Open {
-            final InetAddress ip;
-            long messages = -1; // timer thread only
-            long since; // timer thread only
-
-            Open(InetAddress ip) {
-                this.ip = ip;
-            }
-        }
-
-        Caps(int maxConns, int maxPerClient, long headerTimeoutNanos) {
-            this.maxConns = maxConns;
-            this.maxPerClient = maxPerClient;
-            this.headerTimeoutNanos = headerTimeoutNanos;
-        }
-
-        private static InetAddress client(Connection c) {
-            SocketAddress a = c.getEndPoint().getRemoteSocketAddress();
-            return a instanceof InetSocketAddress i ? i.getAddress() : null;
-        }
-
-        @Override
-        public void onOpened(Connection c) {
-            int total = open.incrementAndGet();
-            InetAddress ip = client(c);
-            int mine = ip == null ? 0 : perClient.computeIfAbsent(ip, k -> new AtomicInteger()).incrementAndGet();
-            if (total > maxConns || (maxPerClient > 0 && mine > maxPerClient)) {
-                release(ip); // not counted: onClosed, if Jetty calls it for this one, finds it absent
-                LOG.debug("connection from {} closed as it opened: {} open in all, {} from it", ip, total, mine);
-                c.getEndPoint().close();
-                return;
-            }
-            counted.put(c, new Open(ip)); // its address now: once closed, the end point has none
-        }
-
-        @Override
-        public void onClosed(Connection c) {
-            Open o = counted.remove(c);
-            if (o != null) {
-                release(o.ip);
-            }
-        }
-
-        private void release(InetAddress ip) {
-            open.decrementAndGet();
-            if (ip != null) {
-                perClient.computeIfPresent(ip, (k, n) -> n.decrementAndGet() <= 0 ? null : n);
-            }
-        }
-
-        /** Connections open and counted. */
-        int open() {
-            return open.get();
-        }
-
-        /** Every second: closes connections that began a request more than {@code header_timeout} ago and have
-         * not sent all of it. */
-        void sweep() {
-            long now = System.nanoTime();
-            counted.forEach((connection, seen) -> {
-                if (!(connection instanceof HttpConnection c)) {
-                    return;
-                }
-                HttpParser.State state = c.getParser().getState();
-                boolean inRequest = state.ordinal() > HttpParser.State.START.ordinal()
-                        && state.ordinal() < HttpParser.State.END.ordinal();
-                long messages = c.getMessagesIn();
-                if (!inRequest) {
-                    seen.messages = -1;
-                } else if (seen.messages != messages) {
-                    seen.messages = messages;
-                    seen.since = now;
-                } else if (now - seen.since > headerTimeoutNanos) {
-                    LOG.debug("connection from {} closed: request not sent within the header timeout",
-                            c.getEndPoint().getRemoteSocketAddress());
-                    c.getEndPoint().close();
-                }
-            });
-        }
-    }
-
     /** The bound port (the ephemeral one when started with port 0). */
     public int port() {
         return connector.getLocalPort();
@@ -279,6 +187,11 @@ public final class ApiServer implements AutoCloseable {
 
     private void dispatch(Request jetty, Response response, Callback callback) {
         jetty.addIdleTimeoutListener(t -> false); // a handler at work (a quiet log follow) is not idle
+        if (bodiless(jetty)) { // sent whole: no header timeout while it is answered
+            Connection connection = jetty.getConnectionMetaData().getConnection();
+            caps.serving(connection);
+            callback = answered(callback, () -> caps.answered(connection));
+        }
         ApiRequest.Exchange exchange = new ApiRequest.Exchange(callback);
         ApiRequest request = new ApiRequest(jetty, response, exchange, Map.of());
         String method = jetty.getMethod();
@@ -362,6 +275,34 @@ public final class ApiServer implements AutoCloseable {
     /** Runs {@code task} on the server's handler threads (a blocking query's wake-up). */
     void execute(Runnable task) {
         server.getThreadPool().execute(task);
+    }
+
+    /** {@code callback}, running {@code first} before it completes either way. */
+    private static Callback answered(Callback callback, Runnable first) {
+        return new Callback() {
+            @Override
+            public void succeeded() {
+                first.run();
+                callback.succeeded();
+            }
+
+            @Override
+            public void failed(Throwable x) {
+                first.run();
+                callback.failed(x);
+            }
+
+            @Override
+            public InvocationType getInvocationType() {
+                return callback.getInvocationType();
+            }
+        };
+    }
+
+    /** No body follows the headers: neither a length above 0 nor a chunked transfer is announced. */
+    private static boolean bodiless(Request r) {
+        long length = r.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH);
+        return length <= 0 && !r.getHeaders().contains(HttpHeader.TRANSFER_ENCODING);
     }
 
     /** The request's path as sent (percent escapes kept: the router decodes parameters itself). */
