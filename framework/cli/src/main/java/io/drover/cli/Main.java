@@ -88,6 +88,7 @@ public final class Main implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
+        Marks.mark("main");
         System.exit(execute(args, CliContext.system()));
     }
 
@@ -104,10 +105,24 @@ public final class Main implements Callable<Integer> {
                 .setExecutionExceptionHandler(errors)
                 .setParameterExceptionHandler(errors)
                 .setCaseInsensitiveEnumValuesAllowed(true);
+        if (Marks.on()) {
+            Marks.mark("model built");
+            cmd.setExecutionStrategy(new MarkedRunLast());
+        }
         int code = cmd.execute(args);
         ctx.out().flush();
         ctx.err().flush();
+        Marks.mark("done, exit " + code);
         return code;
+    }
+
+    /** picocli's default strategy, with a {@link Marks mark} once the command line is parsed. */
+    private static final class MarkedRunLast implements CommandLine.IExecutionStrategy {
+        @Override
+        public int execute(CommandLine.ParseResult parsed) {
+            Marks.mark("parsed");
+            return new CommandLine.RunLast().execute(parsed);
+        }
     }
 
     /** Every command and subcommand (for {@link CdsTraining}'s list of helps). */
