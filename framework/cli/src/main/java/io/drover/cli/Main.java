@@ -37,6 +37,19 @@ public final class Main implements Callable<Integer> {
      * reflection, and building every subcommand cost ~80 ms of {@code drover run}'s start-up.
      */
     private static final Map<String, Class<?>> SUBCOMMANDS = subcommands();
+    /**
+     * picocli's default factory looks up {@code groovy.lang.Closure} once ({@code Class.forName}) unless this
+     * property is set: a class that is not there, so the class loader opened every jar of the CLI's ~58-jar class
+     * path to look for it, 30-40 ms of CPU of every command even with the archive, which otherwise opens no jar at
+     * all (docs/performance.md, "Session 11"). Drover has no Groovy: the closures are never used. Set before
+     * picocli's first use (this class's initialisation precedes it); a value given with -D is kept.
+     */
+    static final String PICOCLI_CLOSURES = "picocli.disable.closures";
+
+    static {
+        System.getProperties().putIfAbsent(PICOCLI_CLOSURES, "true");
+    }
+
     /** The root's own options: its usage or version never needs a command's model. */
     static final java.util.Set<String> ROOT_HELP = java.util.Set.of("-h", "--help", "-V", "--version");
 
@@ -75,6 +88,7 @@ public final class Main implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
+        Marks.mark("main");
         System.exit(execute(args, CliContext.system()));
     }
 
@@ -91,10 +105,24 @@ public final class Main implements Callable<Integer> {
                 .setExecutionExceptionHandler(errors)
                 .setParameterExceptionHandler(errors)
                 .setCaseInsensitiveEnumValuesAllowed(true);
+        if (Marks.on()) {
+            Marks.mark("model built");
+            cmd.setExecutionStrategy(new MarkedRunLast());
+        }
         int code = cmd.execute(args);
         ctx.out().flush();
         ctx.err().flush();
+        Marks.mark("done, exit " + code);
         return code;
+    }
+
+    /** picocli's default strategy, with a {@link Marks mark} once the command line is parsed. */
+    private static final class MarkedRunLast implements CommandLine.IExecutionStrategy {
+        @Override
+        public int execute(CommandLine.ParseResult parsed) {
+            Marks.mark("parsed");
+            return new CommandLine.RunLast().execute(parsed);
+        }
     }
 
     /** Every command and subcommand (for {@link CdsTraining}'s list of helps). */

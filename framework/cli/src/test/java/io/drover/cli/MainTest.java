@@ -17,6 +17,17 @@ class MainTest {
         assertThat(run.out()).contains("run", "plugin", "Exit codes");
     }
 
+    /**
+     * picocli's closure lookup is off once Main is initialised: else its {@code Class.forName} of a Groovy class
+     * opens every jar of the class path at each command (docs/performance.md, "Session 11").
+     */
+    @Test
+    void picocliGroovyClosureLookupIsOff() {
+        assertThat(CliRun.of("--version").exitCode()).isZero();
+
+        assertThat(System.getProperty(Main.PICOCLI_CLOSURES)).isEqualTo("true");
+    }
+
     /** The root's usage lists the commands without building their models: the text is the full model's. */
     @Test
     void rootUsageIsTheFullModelsUsage() {

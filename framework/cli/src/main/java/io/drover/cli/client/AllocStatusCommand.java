@@ -76,13 +76,16 @@ public final class AllocStatusCommand implements Callable<Integer> {
             return ExitCodes.OK;
         }
         AllocationState alloc = AllocReader.alloc(body);
+        io.drover.cli.Marks.mark("allocation read");
         Map<String, String> labels;
         try {
             labels = AllocReader.labels(client.get("/v1/job/" + encode(alloc.jobId())), alloc.taskGroup());
         } catch (UserException jobGone) {
             labels = Map.of();
         }
-        ctx.out().print(AllocStatusFormatter.format(alloc, ctx.zone(), labels));
+        String text = AllocStatusFormatter.format(alloc, ctx.zone(), labels);
+        io.drover.cli.Marks.mark("rendered");
+        ctx.out().print(text);
         return ExitCodes.OK;
     }
 

@@ -84,6 +84,7 @@ public final class ApiClient implements RequestJson {
     private String send(String method, String path, String body) {
         try (HttpResponseStream r = exchange(method, path, body, REQUEST_TIMEOUT)) {
             String text = r.text();
+            io.drover.cli.Marks.mark("http " + method + " " + path + " " + r.status());
             if (r.status() >= 400) {
                 throw error(r.status(), text);
             }
