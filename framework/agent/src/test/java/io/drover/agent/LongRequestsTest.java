@@ -15,10 +15,13 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code header_timeout} bounds how long a client takes to SEND its request, not how long the agent takes to
- * answer it: an event stream or a blocking query that outlives it keeps its connection (session 10 found both cut
+ * answer it: an event stream, a log follow or a blocking query that outlives it keeps its connection (session 10 found both cut
  * with "request not sent within the header timeout"), while a client that never finishes its headers, or
  * announces a body it never sends, is still cut. A real agent with a 1 s header timeout (the sweep runs every
  * second, so a cut comes within 2 s); the idle timeout stays 30 s, so a close within 10 s is the header timeout's.
@@ -107,6 +110,40 @@ class LongRequestsTest {
             reader.join(5000);
         }
         api.call("DELETE", "/v1/job/late?purge=true", null);
+    }
+
+    @Test
+    void aLogFollowOutlivesTheHeaderTimeout() throws Exception {
+        String id = api.agent.jobs().register(batch("chatty", 1, task("web", "run_for", "1h"))).placed().get(0).id();
+        Await.until("web running", () -> api.alloc(id).clientStatus().wireName().equals("running"));
+        Path log = api.agent.dataDir().resolve("alloc").resolve(id).resolve("alloc").resolve("logs")
+                .resolve("web.stdout.0");
+        try (Socket s = connect()) {
+            s.getOutputStream().write(("GET /v1/client/fs/logs/" + id + "?task=web&type=stdout&follow=true&plain=true"
+                    + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            InputStream in = s.getInputStream();
+            Files.writeString(log, "before\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            StringBuilder got = new StringBuilder();
+            readUntil(in, got, "before");
+            // the clock of this test: a query that returns after 3 s, three sweeps past the header timeout
+            assertThat(blockFor3s("/v1/allocations")).startsWith("HTTP/1.1 200");
+            Files.writeString(log, "after\n", StandardOpenOption.APPEND);
+            readUntil(in, got, "after");
+            assertThat(got.toString()).as("the follow still open and delivering").contains("after");
+        } finally {
+            api.agent.engine().stop(id);
+            api.agent.engine().terminal(id).get(20, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Reads until {@code text} arrived; a close or 10 s of silence fails the test with what came. */
+    private static void readUntil(InputStream in, StringBuilder got, String text) throws IOException {
+        byte[] buf = new byte[8192];
+        while (!got.toString().contains(text)) {
+            int n = in.read(buf);
+            assertThat(n).as("the connection closed before \"%s\" came: %s", text, got).isPositive();
+            got.append(new String(buf, 0, n, StandardCharsets.UTF_8));
+        }
     }
 
     @Test
