@@ -81,9 +81,9 @@ final class CorpusVerdict {
     private static String lastLine(java.nio.file.Path log) {
         try {
             List<String> l = java.nio.file.Files.readAllLines(log).stream().filter(x -> !x.isBlank()).toList();
-            return l.isEmpty() ? "" : " stderr: " + l.get(l.size() - 1).strip();
+            return l.isEmpty() ? "" : " stderr: " + String.join(" | ", l.subList(Math.max(0, l.size() - 6), l.size()));
         } catch (java.io.IOException | java.io.UncheckedIOException e) {
-            return "";
+            return " (no stderr: " + e + ")";
         }
     }
 
