@@ -82,8 +82,10 @@ final class CorpusVerdict {
         try {
             List<String> l = java.nio.file.Files.readAllLines(log).stream().filter(x -> !x.isBlank()).toList();
             return l.isEmpty() ? "" : " stderr: " + String.join(" | ", l.subList(Math.max(0, l.size() - 6), l.size()));
+        } catch (java.nio.file.NoSuchFileException e) {
+            return " (stderr gone: the allocation was collected)";
         } catch (java.io.IOException | java.io.UncheckedIOException e) {
-            return " (no stderr: " + e + ")";
+            return " (stderr unreadable: " + e.getMessage() + ")";
         }
     }
 
