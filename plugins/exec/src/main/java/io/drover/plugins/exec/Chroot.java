@@ -239,7 +239,8 @@ final class Chroot {
     /**
      * Creates the mount points (as root, owned by root: the task cannot write its root directory, so it cannot
      * touch the shim's exit record there) and the task's own directories, and hands {@code local}, {@code secrets},
-     * {@code tmp} and the allocation's {@code data} and {@code tmp} to the task user, as Nomad does.
+     * {@code tmp} and the allocation's {@code data} and {@code tmp} to the task user, as Nomad does, and lets the task
+     * add files to the allocation's shared directory (sticky, mode 1777).
      *
      * @throws IOException naming the path, e.g. when a mount point exists and is not a directory
      */
@@ -262,6 +263,12 @@ final class Chroot {
             if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
                 chown(p);
             }
+        }
+        // Nomad makes the shared alloc dir writable by every task (mode 0777, owned by nobody): e2e's java jobs
+        // write classes to ${NOMAD_ALLOC_DIR}. Here it stays root's, sticky and world-writable like /tmp, so a task
+        // can add files but cannot rename or replace the agent's logs/, data/ or tmp/ (no planted link).
+        if (Files.isDirectory(allocDir, LinkOption.NOFOLLOW_LINKS) && !Files.isSymbolicLink(allocDir)) {
+            Files.setAttribute(allocDir, "unix:mode", 01777, LinkOption.NOFOLLOW_LINKS);
         }
     }
 

@@ -184,6 +184,19 @@ class ExecDriverTest {
     }
 
     @Test
+    void theTaskWritesToTheSharedAllocDirButCannotReplaceItsDirectories() throws Exception {
+        // Nomad's e2e java jobs: javac -d ${NOMAD_ALLOC_DIR} as the task user
+        TaskConfig task = sh("echo built > /alloc/Pid.class && mv /alloc/logs /alloc/moved; echo rc=$?");
+        Files.createDirectories(task.allocDir().resolve("logs")); // the agent's, root's
+        assertThat(run(task)).isEqualTo(ExitResult.code(0));
+        assertThat(Files.readString(task.allocDir().resolve("Pid.class"))).isEqualTo("built\n");
+        assertThat(Files.readString(task.stdoutPath())).isNotEqualTo("rc=0\n");
+        assertThat(task.allocDir().resolve("logs")).isDirectory();
+        assertThat(task.allocDir().resolve("moved")).doesNotExist();
+        assertThat(Files.getAttribute(task.allocDir(), "unix:uid")).isEqualTo(0);
+    }
+
+    @Test
     void aCommandMissingFromTheChrootFailsTheStart() throws Exception {
         TaskConfig task = task(Map.of("command", "drover-no-such-command"), Map.of());
         assertThatThrownBy(() -> driver.start(task).toCompletableFuture().get(WAIT.toMillis(), TimeUnit.MILLISECONDS))

@@ -1,0 +1,182 @@
+package io.drover.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.drover.core.config.AgentConfig;
+import io.drover.core.config.ClientConfig;
+import io.drover.core.driver.DriverInfo;
+import io.drover.core.engine.Engine;
+import io.drover.core.spec.Job;
+import io.drover.core.spec.parse.JobFileException;
+import io.drover.core.spec.parse.JobFileParser;
+import io.drover.core.spec.placement.NodeFeasibility;
+import io.drover.core.state.AllocationState;
+import io.drover.process.ProcessLeakCheck;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The long-form "runs as Nomad would" check (docs/jobs.md, "The corpus"): {@code -Ddrover.corpus=DIR[:DIR...]} RUNS
+ * every job file under each DIR that validates and whose tasks use only raw_exec, exec, java or mock(_driver), on
+ * one real agent loading the four bundled plugin JARs (real processes: exec's chroot as root, java's JVMs), all at
+ * once, each placed on this node as the agent places it; after a deadline ({@code -Ddrover.corpus.deadline},
+ * default 60 s) it reports per DIR and in all how many reach running (service, system: every allocation running)
+ * or complete (batch, sysbatch), how many fail and why (by category, {@link CorpusVerdict}), and which are counted
+ * apart (not placed on this node; periodic or parameterized parents, which run only on their schedule or a
+ * dispatch), writing target/corpus-run-report.txt. Then every allocation is stopped and the leak check proves no
+ * process is left. Fails only when nothing was run.
+ */
+@EnabledIfSystemProperty(named = "drover.corpus", matches = ".+")
+@ExtendWith(ProcessLeakCheck.class)
+class NomadCorpusRunCheck {
+    private static final Set<String> KNOWN = Set.of("raw_exec", "mock", "mock_driver", "exec", "java");
+
+    @TempDir
+    Path tmp;
+
+    private record Placed(String dir, Path file, Job job, List<String> allocs) {}
+
+    @Test
+    void runsTheCorpus() throws Exception {
+        Duration deadline = Duration.ofSeconds(Long.getLong("drover.corpus.deadline", 60));
+        Map<String, Map<String, Integer>> outcome = new LinkedHashMap<>();
+        Map<String, int[]> counts = new LinkedHashMap<>(); // dir -> {validate, run}
+        List<String> lines = new ArrayList<>();
+        List<Placed> placed = new ArrayList<>();
+        try (Agent agent = Agent.start(config(), () -> { })) {
+            Engine engine = agent.engine();
+            List<String> drivers = agent.drivers().stream().map(DriverInfo::name).toList();
+            assertThat(drivers).as("bundled drivers loaded").contains("raw_exec", "exec", "java", "mock");
+            NodeFeasibility node = NodeInfo.load(agent.dataDir(), AgentConfig.defaults()).feasibility(drivers);
+            try {
+                for (String dir : System.getProperty("drover.corpus").split(":")) {
+                    Path root = Path.of(dir);
+                    Map<String, Integer> out = outcome.computeIfAbsent(dir, k -> new TreeMap<>());
+                    int[] c = counts.computeIfAbsent(dir, k -> new int[2]);
+                    for (Path f : files(root)) {
+                        Job job;
+                        try {
+                            job = JobFileParser.parse(f);
+                        } catch (JobFileException | RuntimeException e) {
+                            continue; // NomadCorpusCheck reports these
+                        }
+                        Set<String> used = new TreeSet<>();
+                        job.groups().forEach(g -> g.tasks().forEach(t -> used.add(t.driver())));
+                        if (!KNOWN.containsAll(used)) {
+                            continue; // not a job of this corpus measure
+                        }
+                        c[0]++;
+                        String rel = root.relativize(f).toString();
+                        if (job.launch().parent()) {
+                            out.merge("apart: a periodic or parameterized parent (runs on its schedule or a dispatch)",
+                                    1, Integer::sum);
+                            lines.add(dir + "/" + rel + ": apart (periodic or parameterized)");
+                            continue;
+                        }
+                        List<NodeFeasibility.GroupPlacement> placement = node.place(job);
+                        if (!placement.stream().allMatch(g -> g.placeable() >= g.count())) {
+                            String why = String.join("; ", placement.stream().flatMap(g -> g.failures().stream())
+                                    .filter(l -> l.startsWith("  * ")).map(l -> l.substring(4)).distinct().toList());
+                            out.merge("apart: not placed on this node (" + why + ")", 1, Integer::sum);
+                            lines.add(dir + "/" + rel + ": not placed: " + why);
+                            continue;
+                        }
+                        c[1]++;
+                        List<AllocationState> allocs = engine.submit(CorpusVerdict.marked(job));
+                        placed.add(new Placed(dir, f, job, allocs.stream().map(AllocationState::id).toList()));
+                    }
+                }
+                Instant until = Instant.now().plus(deadline);
+                Map<Placed, String> verdict = new LinkedHashMap<>();
+                while (Instant.now().isBefore(until) && verdict.size() < placed.size()) {
+                    for (Placed p : placed) {
+                        if (!verdict.containsKey(p)) {
+                            String v = CorpusVerdict.of(engine, p.job(), p.allocs(), false);
+                            if (v != null) {
+                                verdict.put(p, v);
+                            }
+                        }
+                    }
+                    Thread.sleep(200); // polling a condition with a deadline
+                }
+                for (Placed p : placed) {
+                    verdict.computeIfAbsent(p, k -> CorpusVerdict.of(engine, k.job(), k.allocs(), true));
+                }
+                verdict.forEach((p, v) -> {
+                    outcome.get(p.dir()).merge(v, 1, Integer::sum);
+                    lines.add(p.dir() + "/" + Path.of(p.dir()).relativize(p.file()) + ": " + v
+                            + CorpusVerdict.detail(engine, agent.dataDir(), p.allocs(), v));
+                });
+            } finally {
+                // the agent leaves tasks running when it closes (for the next agent to re-attach): stop them all
+                engine.allocations().forEach(a -> engine.stop(a.id()));
+                for (AllocationState a : engine.allocations()) {
+                    engine.terminal(a.id()).get(90, TimeUnit.SECONDS);
+                }
+            }
+        }
+        StringBuilder report = new StringBuilder();
+        Map<String, Integer> all = new TreeMap<>();
+        int[] allCounts = new int[2];
+        outcome.forEach((dir, out) -> {
+            int[] c = counts.get(dir);
+            section(report, dir, c, out, deadline);
+            out.forEach((k, v) -> all.merge(k, v, Integer::sum));
+            allCounts[0] += c[0];
+            allCounts[1] += c[1];
+        });
+        section(report, "all", allCounts, all, deadline);
+        report.append('\n');
+        lines.forEach(l -> report.append(l).append('\n'));
+        Path out = Path.of("target", "corpus-run-report.txt");
+        Files.createDirectories(out.getParent());
+        Files.writeString(out, report.toString());
+        System.out.print(report);
+        assertThat(placed).as("jobs run").isNotEmpty();
+    }
+
+    private static void section(StringBuilder r, String name, int[] c, Map<String, Integer> out, Duration deadline) {
+        r.append("== ").append(name).append('\n');
+        r.append("validate, tasks raw_exec/exec/java/mock only: ").append(c[0]).append('\n');
+        r.append("run (placed on this node, all four drivers): ").append(c[1]).append(", deadline ").append(deadline)
+                .append('\n');
+        out.forEach((k, v) -> r.append(v).append("  ").append(k).append('\n'));
+    }
+
+    private static List<Path> files(Path root) throws java.io.IOException {
+        try (Stream<Path> s = Files.walk(root)) {
+            return s.filter(Files::isRegularFile)
+                    .filter(p -> p.toString().endsWith(".nomad") || p.toString().endsWith(".hcl")).sorted().toList();
+        }
+    }
+
+    /** An agent config with the four bundled plugin JARs in an owner-only plugin_dir, raw_exec enabled. */
+    private AgentConfig config() throws java.io.IOException {
+        Path plugins = Files.createDirectories(tmp.resolve("plugins"));
+        Files.setPosixFilePermissions(plugins, PosixFilePermissions.fromString("rwx------"));
+        try (var jars = Files.list(Path.of(System.getProperty("drover.test.plugins.all", "target/test-plugins-all")))) {
+            for (Path jar : (Iterable<Path>) jars::iterator) {
+                Files.copy(jar, plugins.resolve(jar.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        return new AgentConfig(tmp.resolve("data"), plugins, "WARN", "127.0.0.1", 0, ClientConfig.defaults(),
+                Map.of("raw_exec", Map.of("enabled", true)), null, null, null);
+    }
+}
