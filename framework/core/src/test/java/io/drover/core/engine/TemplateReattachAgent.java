@@ -17,11 +17,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class TemplateReattachAgent {
     static final String STARTED = "started";
-    /** One group (and task) per case, each in its own allocation: restart, noop, changed while no agent ran. */
+    /** One group (and task) per case, each in its own allocation: restart, noop, changed while no agent ran, once. */
     static final String RESTART = "restart";
     static final String NOOP = "noop";
     static final String DOWN = "down";
-    static final int ALLOCATIONS = 3;
+    /** Every template {@code once} (Nomad wants all or none): rendered before the first run, never watched. */
+    static final String ONCE = "once";
+    static final int ALLOCATIONS = 4;
 
     private TemplateReattachAgent() {}
 
@@ -33,7 +35,7 @@ final class TemplateReattachAgent {
      */
     static Job job(String marker, Path source) throws Exception {
         StringBuilder groups = new StringBuilder();
-        for (String name : new String[] {RESTART, NOOP, DOWN}) {
+        for (String name : new String[] {RESTART, NOOP, DOWN, ONCE}) {
             groups.append("""
                       group "%1$s" {
                         restart {
@@ -51,11 +53,13 @@ final class TemplateReattachAgent {
                             destination = "local/out.txt"
                             change_mode = "%2$s"
                             splay = "0s"
+                            once = %6$s
                           }
                           template {
                             data = "copy={{ file \\"local/in.txt\\" }}"
                             destination = "local/copy.txt"
                             change_mode = "noop"
+                            once = %6$s
                           }
                           env {
                             %3$s = "%4$s"
@@ -67,7 +71,7 @@ final class TemplateReattachAgent {
                         }
                       }
                     """.formatted(name, name.equals(NOOP) ? "noop" : "restart", ProcessLeakCheck.MARKER_VAR,
-                    marker, source));
+                    marker, source, name.equals(ONCE)));
         }
         return RawExecJobs.parse("job \"tr\" {\n" + groups + "}\n");
     }

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * restore: a re-render that changes nothing neither restarts nor signals ({@code restart}, {@code noop} before
  * their change); a source changed after the re-attach applies the change_mode ({@code restart}: Restart
  * Signaled and a second run; {@code noop}: the file only, the same run); a source changed while no agent ran
- * restarts the task at the re-attach ({@code down}). The templates' input is an artifact, fetched once.
+ * restarts the task at the re-attach ({@code down}); {@code once} templates are not watched ({@code once}). The templates' input is an artifact, fetched once.
  */
 @ExtendWith(ProcessLeakCheck.class)
 class TemplateReattachTest {
@@ -50,7 +50,7 @@ class TemplateReattachTest {
         runAgentAndKillIt(source);
         // while no agent runs: the re-attach's render re-creates copy.txt (noop), which the test awaits
         for (String task : List.of(TemplateReattachAgent.RESTART, TemplateReattachAgent.NOOP,
-                TemplateReattachAgent.DOWN)) {
+                TemplateReattachAgent.DOWN, TemplateReattachAgent.ONCE)) {
             Files.delete(taskDir(task).resolve("local/copy.txt"));
         }
         RawExecJobs.change(taskDir(TemplateReattachAgent.DOWN).resolve("local/in.txt"), "v2");
@@ -62,7 +62,7 @@ class TemplateReattachTest {
                 Engine engine = RawExecAgent.engine(dataDir, store, driver, runtime);
                 assertThat(engine.restore()).isEqualTo(TemplateReattachAgent.ALLOCATIONS);
                 for (String task : List.of(TemplateReattachAgent.RESTART, TemplateReattachAgent.NOOP,
-                        TemplateReattachAgent.DOWN)) {
+                        TemplateReattachAgent.DOWN, TemplateReattachAgent.ONCE)) {
                     Path copy = taskDir(task).resolve("local/copy.txt");
                     RawExecJobs.await(() -> read(copy).startsWith("copy="), "the re-attach's render of " + task);
                 }
@@ -79,6 +79,8 @@ class TemplateReattachTest {
                 assertThat(types(engine, restart)).doesNotContain(TaskEventType.NOT_RECOVERED,
                         TaskEventType.RESTART_SIGNALED);
                 long changedAt = wallNanos();
+                Path onceDir = taskDir(TemplateReattachAgent.ONCE);
+                RawExecJobs.change(onceDir.resolve("local/in.txt"), "v2"); // with restart's: as many polls pass
                 RawExecJobs.change(taskDir(restart).resolve("local/in.txt"), "v2");
                 RawExecJobs.await(() -> count(engine, restart, TaskEventType.STARTED) == 2, "restart's second run");
                 List<TaskEvent> signaled = events(engine, restart, TaskEventType.RESTART_SIGNALED);
@@ -99,6 +101,15 @@ class TemplateReattachTest {
                         TaskEventType.SIGNALING, TaskEventType.RESTARTING, TaskEventType.NOT_RECOVERED);
                 assertThat(count(engine, noop, TaskEventType.STARTED)).isEqualTo(1);
                 assertThat(state(engine, noop).state()).isEqualTo(io.drover.core.state.TaskLifeState.RUNNING);
+
+                // once: not watched after the re-attach either (the polls that saw restart's and noop's changes
+                // passed); its destination, removed while no agent ran, was rendered again then
+                String once = TemplateReattachAgent.ONCE;
+                assertThat(read(onceDir.resolve("local/out.txt"))).isEqualTo("v1");
+                assertThat(read(onceDir.resolve("local/copy.txt"))).isEqualTo("copy=v1");
+                assertThat(types(engine, once)).doesNotContain(TaskEventType.RESTART_SIGNALED,
+                        TaskEventType.RESTARTING, TaskEventType.NOT_RECOVERED);
+                assertThat(count(engine, once, TaskEventType.STARTED)).isEqualTo(1);
 
                 for (AllocationState a : engine.allocations()) {
                     engine.stop(a.id());
