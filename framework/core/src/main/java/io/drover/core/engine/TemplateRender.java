@@ -81,15 +81,15 @@ final class TemplateRender {
             }
 
             @Override
-            public java.util.List<Map<String, Object>> nomad(NomadQuery query) throws TemplateException {
-                java.util.List<Map<String, Object>> answer;
+            public Object nomad(NomadQuery query) throws TemplateException {
+                Object answer;
                 try {
                     answer = dirs.services().answer(query);
                 } catch (TemplateException e) {
                     reads.put(query, "error " + e.getMessage());
                     throw e;
                 }
-                reads.put(query, answer.toString());
+                reads.put(query, String.valueOf(answer));
                 return answer;
             }
         };
