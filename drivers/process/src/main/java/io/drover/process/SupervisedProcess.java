@@ -40,6 +40,9 @@ public final class SupervisedProcess {
     private final List<ByShimExit> byShimExit = new java.util.ArrayList<>();
     private ShimKill.Task task; // the shim's task, pinned at the first signal (ShimKill)
     private boolean olderShim; // its task shares the shim's group: no ShimKill
+    private int signalsInFlight; // signal() calls between their check and their kill(2), made outside the monitor
+    private boolean reapDeferred; // the exit was seen while signals were in flight: reaped when the last one is done
+    private ExitWatcher watcher;
     private static final int SIGSTOP = 19;
 
     /** A tree kill whose verification is the shim's exit ({@link ShimKill}): completed when the shim is reaped. */
@@ -136,18 +139,68 @@ public final class SupervisedProcess {
             killTree();
             return;
         }
+        ShimKill.Task pinned;
+        boolean mayPin;
+        int shimPidfd;
         synchronized (this) {
             if (result != null || lost != null) {
                 return;
             }
-            boolean pinned = pinTask(); // off the deadline: the kill_signal comes a kill timeout before the SIGKILL
-            if (signal == SIGSTOP && pinned) {
+            // The kill(2) below and the pin's /proc reads run outside the monitor: an engine thread that sends the
+            // kill_signal is often descheduled in kill(2) (the woken shim takes its core), and while it held the
+            // monitor the timer thread's SIGKILL of this task waited for it, 78-186 ms (JFR, issue 18). The
+            // process stays unreaped while a signal is in flight (onReadable defers the waitpid), so its pid,
+            // group number and pidfds cannot be reused under the kill.
+            signalsInFlight++;
+            pinned = task;
+            mayPin = task == null && !olderShim && statusFile != null && pidfd >= 0;
+            shimPidfd = pidfd;
+        }
+        try {
+            if (mayPin) {
+                pinned = pinOutside(shimPidfd); // off the deadline: the kill_signal comes a kill timeout before SIGKILL
+            }
+            if (signal == SIGSTOP && pinned != null) {
                 // the one signal the shim cannot take and forward: straight to the task's group, the shim keeps
                 // reaping (a stopped shim would not see its task end)
-                owner.killGroup(task.proc().pid(), signal);
+                owner.killGroup(pinned.proc().pid(), signal);
                 return;
             }
             owner.killGroup(pid, signal); // under the shim: the shim alone, which forwards it to its task's group
+        } finally {
+            signalDone();
+        }
+    }
+
+    /** Pins the shim's task without the monitor (a signal is in flight: the pidfd stays open); keeps the first pin. */
+    private ShimKill.Task pinOutside(int shimPidfd) {
+        ShimKill.Task[] out = new ShimKill.Task[1];
+        ShimKill.Layout layout = ShimKill.pin(owner, pid, shimPidfd, out);
+        synchronized (this) {
+            if (task == null && !olderShim && result == null && lost == null) {
+                task = out[0];
+                olderShim = layout == ShimKill.Layout.OLDER;
+                return task;
+            }
+            if (out[0] != null && out[0] != task) {
+                ShimKill.close(owner, out[0]); // pinned meanwhile by another thread (or reaped): keep that one
+            }
+            return task;
+        }
+    }
+
+    private void signalDone() {
+        ExitWatcher reaper = null;
+        synchronized (this) {
+            signalsInFlight--;
+            if (signalsInFlight == 0 && reapDeferred) {
+                reapDeferred = false;
+                reaper = watcher;
+            }
+        }
+        if (reaper != null) {
+            ExitWatcher w = reaper;
+            w.schedule(System.nanoTime(), () -> onReadable(w)); // the watcher thread reaps it now
         }
     }
 
@@ -246,6 +299,7 @@ public final class SupervisedProcess {
 
     void register(ExitWatcher watcher) {
         synchronized (this) {
+            this.watcher = watcher;
             token = watcher.watch(pidfd, t -> onReadable(watcher));
         }
     }
@@ -256,6 +310,13 @@ public final class SupervisedProcess {
         List<ByShimExit> verified;
         synchronized (this) {
             if (result != null || lost != null) {
+                return;
+            }
+            if (signalsInFlight > 0) {
+                // a signal() is between its check and its kill(2): reaping now could free the pid for reuse under
+                // it. Stop watching (the pidfd stays readable) and let the last signal hand the reap back.
+                reapDeferred = true;
+                watcher.unwatch(token, pidfd);
                 return;
             }
             if (child) {
