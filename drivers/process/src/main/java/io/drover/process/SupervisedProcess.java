@@ -338,7 +338,7 @@ public final class SupervisedProcess {
                     return; // not yet a zombie (spurious wake-up)
                 }
                 if (rc == pid) {
-                    result = fromStatusFile(WaitStatus.decode(status.intValue()));
+                    result = ShimExits.fromStatusFile(owner, statusFile, WaitStatus.decode(status.intValue()));
                 } else {
                     lost = new IllegalStateException("process " + pid + " was reaped by someone else: "
                             + owner.lastError());
@@ -358,7 +358,7 @@ public final class SupervisedProcess {
         }
         if (!verified.isEmpty()) {
             // the shim ended: nothing is left below it. What it killed itself after its task is in its status file.
-            List<ProcTable.Proc> byShim = killedByShim();
+            List<ProcTable.Proc> byShim = ShimExits.killedByShim(statusFile, pid);
             for (ByShimExit b : verified) {
                 List<ProcTable.Proc> killed = new java.util.ArrayList<>(b.killed);
                 byShim.stream().filter(p -> killed.stream().noneMatch(k -> k.pid() == p.pid())).forEach(killed::add);
@@ -369,34 +369,6 @@ public final class SupervisedProcess {
         outputs.forEach(OutputPipe::drain);
         if (complete) {
             completeExit();
-        }
-    }
-
-    /** The processes the shim's status file says it killed after its task ended (as gone entries); never throws. */
-    private List<ProcTable.Proc> killedByShim() {
-        try {
-            return ExitStatusFile.read(statusFile).map(ExitStatusFile.Status::killed).orElse(List.of()).stream()
-                    .map(p -> new ProcTable.Proc(p, "", 'X', pid, 0, 0, 0)).toList();
-        } catch (java.io.IOException e) {
-            return List.of();
-        }
-    }
-
-    /**
-     * The task's exit: the shim ends the way its task did, so its own wait status is the task's, except for exit
-     * codes 127 (maybe a failed exec: the file has the errno) and 125 (the shim failed), for which the status file
-     * is read. Without a shim, or when the file says nothing (a SIGKILL of the group kills the shim with the
-     * task), the wait status is the answer.
-     */
-    private ExitResult fromStatusFile(ExitResult shimExit) {
-        if (statusFile == null || shimExit.signal() != 0
-                || (shimExit.exitCode() != 127 && shimExit.exitCode() != 125)) {
-            return shimExit;
-        }
-        try {
-            return ExitStatusFile.read(statusFile).map(owner::exitOf).orElse(shimExit);
-        } catch (java.io.IOException e) {
-            return new ExitResult(shimExit.exitCode(), shimExit.signal(), false, e.getMessage());
         }
     }
 
