@@ -472,3 +472,43 @@ func TestNativeServiceDiscovery(t *testing.T) {
 	}
 	follow("go-web", 0)
 }
+
+// TestVariables: Nomad variables written, read, listed, checked-and-set and deleted with Nomad's own
+// Variables() client.
+func TestVariables(t *testing.T) {
+	c := client(t)
+	v, _, err := c.Variables().Create(&api.Variable{Path: "go/app/db", Items: api.VariableItems{"user": "admin"}}, nil)
+	if err != nil {
+		t.Fatalf("Variables().Create: %v", err)
+	}
+	if v.CreateIndex == 0 || v.ModifyIndex != v.CreateIndex || v.Namespace != "default" {
+		t.Fatalf("created: %+v", v)
+	}
+	got, _, err := c.Variables().Read("go/app/db", nil)
+	if err != nil || got == nil || got.Items["user"] != "admin" {
+		t.Fatalf("Variables().Read: %+v %v", got, err)
+	}
+	if missing, _, err := c.Variables().Peek("go/none", nil); err != nil || missing != nil {
+		t.Fatalf("Variables().Peek of an absent variable: %+v %v", missing, err)
+	}
+	list, _, err := c.Variables().PrefixList("go/", nil)
+	if err != nil || len(list) != 1 || list[0].Path != "go/app/db" {
+		t.Fatalf("Variables().PrefixList: %+v %v", list, err)
+	}
+	stale := *got
+	got.Items["user"] = "root"
+	if _, _, err := c.Variables().CheckedUpdate(got, nil); err != nil {
+		t.Fatalf("Variables().CheckedUpdate: %v", err)
+	}
+	_, _, err = c.Variables().CheckedUpdate(&stale, nil)
+	var conflict api.ErrCASConflict
+	if !errors.As(err, &conflict) || conflict.Conflict.Items["user"] != "root" {
+		t.Fatalf("a stale CheckedUpdate: want ErrCASConflict with the current variable, got %v", err)
+	}
+	if _, err := c.Variables().Delete("go/app/db", nil); err != nil {
+		t.Fatalf("Variables().Delete: %v", err)
+	}
+	if gone, _, err := c.Variables().Read("go/app/db", nil); err == nil || gone != nil {
+		t.Fatalf("Variables().Read after Delete: %+v %v", gone, err)
+	}
+}

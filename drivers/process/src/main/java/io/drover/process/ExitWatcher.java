@@ -3,6 +3,7 @@ package io.drover.process;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import jnr.ffi.Pointer;
 import org.slf4j.Logger;
@@ -35,6 +36,14 @@ final class ExitWatcher implements AutoCloseable {
     private final Thread thread;
     private final Map<Long, Callback> callbacks = new ConcurrentHashMap<>();
     private final AtomicLong tokens = new AtomicLong(WAKE_TOKEN);
+    /**
+     * Deadlines handed over by {@link #schedule} and {@link #scheduleQuietly} from any thread, lock-free: the timer
+     * thread's SIGKILL burst adds one per kill and must never wait for this thread. A shared monitor here made a
+     * due kill wait 90 ms for the watcher thread, which held it while descheduled on a saturated machine (JFR,
+     * issue 18, docs/performance.md). Moved into {@link #deadlines} by the watcher thread alone.
+     */
+    private final ConcurrentLinkedQueue<Deadline> incoming = new ConcurrentLinkedQueue<>();
+    /** Watcher thread only. */
     private final PriorityQueue<Deadline> deadlines = new PriorityQueue<>(
             (a, b) -> a.atNanos != b.atNanos ? Long.compare(a.atNanos, b.atNanos) : Long.compare(a.seq, b.seq));
     private volatile boolean closed;
@@ -61,7 +70,22 @@ final class ExitWatcher implements AutoCloseable {
      * @throws IllegalStateException when epoll refuses the descriptor
      */
     long watch(int fd, Callback callback) {
-        long token = tokens.incrementAndGet();
+        long token = newToken();
+        watch(token, fd, callback);
+        return token;
+    }
+
+    /** A token for {@link #watch(long, int, Callback)}, so that the caller can publish it before any callback runs. */
+    long newToken() {
+        return tokens.incrementAndGet();
+    }
+
+    /**
+     * As {@link #watch(int, Callback)}, with a token from {@link #newToken()}.
+     *
+     * @throws IllegalStateException when epoll refuses the descriptor
+     */
+    void watch(long token, int fd, Callback callback) {
         callbacks.put(token, callback);
         try {
             ctl(Native.EPOLL_CTL_ADD, fd, token);
@@ -69,7 +93,6 @@ final class ExitWatcher implements AutoCloseable {
             callbacks.remove(token);
             throw e;
         }
-        return token;
     }
 
     /** Stops watching; the caller then closes {@code fd}. Idempotent. */
@@ -84,9 +107,7 @@ final class ExitWatcher implements AutoCloseable {
 
     /** Runs {@code action} on the watcher thread once {@code System.nanoTime()} reaches {@code atNanos}. */
     void schedule(long atNanos, Runnable action) {
-        synchronized (deadlines) {
-            deadlines.add(new Deadline(atNanos, tokens.incrementAndGet(), action));
-        }
+        incoming.add(new Deadline(atNanos, tokens.incrementAndGet(), action));
         wake();
     }
 
@@ -97,9 +118,7 @@ final class ExitWatcher implements AutoCloseable {
      * #IDLE_WAIT_MILLIS} ms later, and then waits for it.
      */
     void scheduleQuietly(long atNanos, Runnable action) {
-        synchronized (deadlines) {
-            deadlines.add(new Deadline(atNanos, tokens.incrementAndGet(), action));
-        }
+        incoming.add(new Deadline(atNanos, tokens.incrementAndGet(), action));
     }
 
     boolean onWatcherThread() {
@@ -150,28 +169,31 @@ final class ExitWatcher implements AutoCloseable {
         }
     }
 
-    private int timeoutMillis() {
-        synchronized (deadlines) {
-            Deadline next = deadlines.peek();
-            if (next == null) {
-                return IDLE_WAIT_MILLIS; // a deadline added quietly meanwhile is seen by then
-            }
-            long wait = next.atNanos - System.nanoTime();
-            return wait <= 0 ? 0 : (int) Math.min(IDLE_WAIT_MILLIS, (wait + 999_999) / 1_000_000);
+    /** Watcher thread: takes the deadlines handed over since the last call. */
+    private void takeIncoming() {
+        for (Deadline d = incoming.poll(); d != null; d = incoming.poll()) {
+            deadlines.add(d);
         }
+    }
+
+    private int timeoutMillis() {
+        takeIncoming();
+        Deadline next = deadlines.peek();
+        if (next == null) {
+            return IDLE_WAIT_MILLIS; // a deadline added quietly meanwhile is seen by then
+        }
+        long wait = next.atNanos - System.nanoTime();
+        return wait <= 0 ? 0 : (int) Math.min(IDLE_WAIT_MILLIS, (wait + 999_999) / 1_000_000);
     }
 
     private void runDueDeadlines() {
         while (true) {
-            Deadline due;
-            synchronized (deadlines) {
-                Deadline next = deadlines.peek();
-                if (next == null || next.atNanos - System.nanoTime() > 0) {
-                    return;
-                }
-                due = deadlines.poll();
+            takeIncoming(); // an action may schedule another, due at once
+            Deadline next = deadlines.peek();
+            if (next == null || next.atNanos - System.nanoTime() > 0) {
+                return;
             }
-            run(due.action);
+            run(deadlines.poll().action);
         }
     }
 

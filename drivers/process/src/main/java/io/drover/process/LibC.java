@@ -87,6 +87,10 @@ public interface LibC {
     @SaveError
     int fstat(int fd, Pointer buf);
 
+    /** Changes the mode of the open file {@code fd} (never a path, so never through a link). */
+    @SaveError
+    int fchmod(int fd, int mode);
+
     @SaveError
     int unlinkat(int dirfd, byte[] path, int flags);
 

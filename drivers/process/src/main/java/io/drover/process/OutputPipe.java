@@ -45,9 +45,11 @@ final class OutputPipe {
      */
     void register() {
         openFile();
-        synchronized (this) {
-            token = watcher.watch(fd, t -> readOnce());
-        }
+        // the token is published before the first read can run, so no monitor is held across epoll_ctl: an engine
+        // thread descheduled there kept the watcher thread, which reaps every task, waiting up to 96 ms (JFR)
+        long t = watcher.newToken();
+        token = t;
+        watcher.watch(t, fd, x -> readOnce());
     }
 
     private void openFile() {

@@ -231,7 +231,14 @@ public final class ProcessSupervisor implements AutoCloseable {
         return treeKiller;
     }
 
+    /** Tests only: runs on the signalling thread just before a {@link #killGroup} (a thread descheduled there). */
+    volatile java.util.function.IntConsumer beforeKillGroup;
+
     void killGroup(int pgid, int signal) {
+        java.util.function.IntConsumer hook = beforeKillGroup;
+        if (hook != null) {
+            hook.accept(signal);
+        }
         if (nat.libc.kill(-pgid, signal) != 0) {
             int errno = nat.errno();
             if (errno != Native.ESRCH) {

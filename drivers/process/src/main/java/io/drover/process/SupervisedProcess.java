@@ -40,6 +40,9 @@ public final class SupervisedProcess {
     private final List<ByShimExit> byShimExit = new java.util.ArrayList<>();
     private ShimKill.Task task; // the shim's task, pinned at the first signal (ShimKill)
     private boolean olderShim; // its task shares the shim's group: no ShimKill
+    private int signalsInFlight; // signal() calls between their check and their kill(2), made outside the monitor
+    private boolean reapDeferred; // the exit was seen while signals were in flight: reaped when the last one is done
+    private ExitWatcher watcher;
     private static final int SIGSTOP = 19;
 
     /** A tree kill whose verification is the shim's exit ({@link ShimKill}): completed when the shim is reaped. */
@@ -136,18 +139,68 @@ public final class SupervisedProcess {
             killTree();
             return;
         }
+        ShimKill.Task pinned;
+        boolean mayPin;
+        int shimPidfd;
         synchronized (this) {
             if (result != null || lost != null) {
                 return;
             }
-            boolean pinned = pinTask(); // off the deadline: the kill_signal comes a kill timeout before the SIGKILL
-            if (signal == SIGSTOP && pinned) {
+            // The kill(2) below and the pin's /proc reads run outside the monitor: an engine thread that sends the
+            // kill_signal is often descheduled in kill(2) (the woken shim takes its core), and while it held the
+            // monitor the timer thread's SIGKILL of this task waited for it, 78-186 ms (JFR, issue 18). The
+            // process stays unreaped while a signal is in flight (onReadable defers the waitpid), so its pid,
+            // group number and pidfds cannot be reused under the kill.
+            signalsInFlight++;
+            pinned = task;
+            mayPin = task == null && !olderShim && statusFile != null && pidfd >= 0;
+            shimPidfd = pidfd;
+        }
+        try {
+            if (mayPin) {
+                pinned = pinOutside(shimPidfd); // off the deadline: the kill_signal comes a kill timeout before SIGKILL
+            }
+            if (signal == SIGSTOP && pinned != null) {
                 // the one signal the shim cannot take and forward: straight to the task's group, the shim keeps
                 // reaping (a stopped shim would not see its task end)
-                owner.killGroup(task.proc().pid(), signal);
+                owner.killGroup(pinned.proc().pid(), signal);
                 return;
             }
             owner.killGroup(pid, signal); // under the shim: the shim alone, which forwards it to its task's group
+        } finally {
+            signalDone();
+        }
+    }
+
+    /** Pins the shim's task without the monitor (a signal is in flight: the pidfd stays open); keeps the first pin. */
+    private ShimKill.Task pinOutside(int shimPidfd) {
+        ShimKill.Task[] out = new ShimKill.Task[1];
+        ShimKill.Layout layout = ShimKill.pin(owner, pid, shimPidfd, out);
+        synchronized (this) {
+            if (task == null && !olderShim && result == null && lost == null) {
+                task = out[0];
+                olderShim = layout == ShimKill.Layout.OLDER;
+                return task;
+            }
+            if (out[0] != null && out[0] != task) {
+                ShimKill.close(owner, out[0]); // pinned meanwhile by another thread (or reaped): keep that one
+            }
+            return task;
+        }
+    }
+
+    private void signalDone() {
+        ExitWatcher reaper = null;
+        synchronized (this) {
+            signalsInFlight--;
+            if (signalsInFlight == 0 && reapDeferred) {
+                reapDeferred = false;
+                reaper = watcher;
+            }
+        }
+        if (reaper != null) {
+            ExitWatcher w = reaper;
+            w.schedule(System.nanoTime(), () -> onReadable(w)); // the watcher thread reaps it now
         }
     }
 
@@ -200,13 +253,25 @@ public final class SupervisedProcess {
      * forked yet): then nothing was signalled and the caller kills the group and searches. Called by the tree
      * killer after {@link #killStarted}.
      */
-    synchronized boolean killBelowShim(CompletableFuture<KillReport> report) {
-        if (statusFile == null || result != null || lost != null || pidfd < 0 || !pinTask()) {
-            return false;
+    boolean killBelowShim(CompletableFuture<KillReport> report) {
+        ShimKill.Task pinned;
+        synchronized (this) {
+            if (statusFile == null || result != null || lost != null || pidfd < 0 || !pinTask()) {
+                return false;
+            }
+            pinned = task;
+            byShimExit.add(new ByShimExit(report, List.of(
+                    new ProcTable.Proc(pid, "drover-shim", 'X', 0, pid, pid, startTime), pinned.proc())));
+            // the two syscalls outside the monitor, in flight (see signal): the thread that sends them may be
+            // descheduled there, and the reaper, which needs this monitor to reap the shim, then waited for it
+            // (58-107 ms, JFR) instead of reaping the other tasks meanwhile
+            signalsInFlight++;
         }
-        ShimKill.kill(owner, task);
-        byShimExit.add(new ByShimExit(report, List.of(
-                new ProcTable.Proc(pid, "drover-shim", 'X', 0, pid, pid, startTime), task.proc())));
+        try {
+            ShimKill.kill(owner, pinned); // the task's pidfd stays open: the shim is not reaped while in flight
+        } finally {
+            signalDone();
+        }
         return true;
     }
 
@@ -246,6 +311,7 @@ public final class SupervisedProcess {
 
     void register(ExitWatcher watcher) {
         synchronized (this) {
+            this.watcher = watcher;
             token = watcher.watch(pidfd, t -> onReadable(watcher));
         }
     }
@@ -258,6 +324,13 @@ public final class SupervisedProcess {
             if (result != null || lost != null) {
                 return;
             }
+            if (signalsInFlight > 0) {
+                // a signal() is between its check and its kill(2): reaping now could free the pid for reuse under
+                // it. Stop watching (the pidfd stays readable) and let the last signal hand the reap back.
+                reapDeferred = true;
+                watcher.unwatch(token, pidfd);
+                return;
+            }
             if (child) {
                 IntByReference status = new IntByReference();
                 int rc = owner.waitpid(pid, status);
@@ -265,7 +338,7 @@ public final class SupervisedProcess {
                     return; // not yet a zombie (spurious wake-up)
                 }
                 if (rc == pid) {
-                    result = fromStatusFile(WaitStatus.decode(status.intValue()));
+                    result = ShimExits.fromStatusFile(owner, statusFile, WaitStatus.decode(status.intValue()));
                 } else {
                     lost = new IllegalStateException("process " + pid + " was reaped by someone else: "
                             + owner.lastError());
@@ -285,7 +358,7 @@ public final class SupervisedProcess {
         }
         if (!verified.isEmpty()) {
             // the shim ended: nothing is left below it. What it killed itself after its task is in its status file.
-            List<ProcTable.Proc> byShim = killedByShim();
+            List<ProcTable.Proc> byShim = ShimExits.killedByShim(statusFile, pid);
             for (ByShimExit b : verified) {
                 List<ProcTable.Proc> killed = new java.util.ArrayList<>(b.killed);
                 byShim.stream().filter(p -> killed.stream().noneMatch(k -> k.pid() == p.pid())).forEach(killed::add);
@@ -296,34 +369,6 @@ public final class SupervisedProcess {
         outputs.forEach(OutputPipe::drain);
         if (complete) {
             completeExit();
-        }
-    }
-
-    /** The processes the shim's status file says it killed after its task ended (as gone entries); never throws. */
-    private List<ProcTable.Proc> killedByShim() {
-        try {
-            return ExitStatusFile.read(statusFile).map(ExitStatusFile.Status::killed).orElse(List.of()).stream()
-                    .map(p -> new ProcTable.Proc(p, "", 'X', pid, 0, 0, 0)).toList();
-        } catch (java.io.IOException e) {
-            return List.of();
-        }
-    }
-
-    /**
-     * The task's exit: the shim ends the way its task did, so its own wait status is the task's, except for exit
-     * codes 127 (maybe a failed exec: the file has the errno) and 125 (the shim failed), for which the status file
-     * is read. Without a shim, or when the file says nothing (a SIGKILL of the group kills the shim with the
-     * task), the wait status is the answer.
-     */
-    private ExitResult fromStatusFile(ExitResult shimExit) {
-        if (statusFile == null || shimExit.signal() != 0
-                || (shimExit.exitCode() != 127 && shimExit.exitCode() != 125)) {
-            return shimExit;
-        }
-        try {
-            return ExitStatusFile.read(statusFile).map(owner::exitOf).orElse(shimExit);
-        } catch (java.io.IOException e) {
-            return new ExitResult(shimExit.exitCode(), shimExit.signal(), false, e.getMessage());
         }
     }
 

@@ -98,6 +98,7 @@ public final class Agent implements AutoCloseable {
         JournalStore store = openStore(dataDir.resolve(STATE_DIR));
         RaftIndex index;
         NodeInfo node;
+        io.drover.core.vars.VariableStore variables;
         try {
             // a block of indexes is reserved about once per half a million changes: a short thread each time
             index = RaftIndex.open(dataDir, r -> {
@@ -106,6 +107,8 @@ public final class Agent implements AutoCloseable {
                 t.start();
             });
             node = NodeInfo.load(dataDir, config);
+            variables = io.drover.core.vars.VariableStore.open(dataDir, index::take, index::publish,
+                    config.aclToken() != null);
         } catch (IOException e) {
             store.close();
             throw new AgentStartException("cannot use " + dataDir + ": " + e.getMessage(), e);
@@ -128,7 +131,7 @@ public final class Agent implements AutoCloseable {
                 index::next);
         Engine engine = new Engine(new EngineConfig(dataDir, config.client().maxKillTimeout(),
                 config.client().gcKillPolicy(), config.client().driverStartTimeout(), config.client().dynamicPorts(),
-                config.client().node().hostVolumes(), services),
+                config.client().node().hostVolumes(), services, variables),
                 catalog, runtime, store,
                 allocIds);
         JobRegistry jobs = new JobRegistry(engine, config.client().taskLimits(), index,

@@ -67,7 +67,7 @@ class NomadGoClientTest {
         assertThat(text).contains("--- PASS: TestClusterReads", "--- PASS: TestRegisterFollowLogsStop",
                 "--- PASS: TestStopARunningJob", "--- PASS: TestConstraintsDecidedOnThisNode",
                 "--- PASS: TestRuntimeBlocksRoundTrip", "--- PASS: TestDispatchAndPeriodicForce",
-                "--- PASS: TestNativeServiceDiscovery");
+                "--- PASS: TestNativeServiceDiscovery", "--- PASS: TestVariables");
         assertThat(leftBehind()).as("processes of go test left running").isEmpty();
         assertThat(api.agent.jobs().job("go-api").orElseThrow().stopped()).isTrue();
         assertThat(api.agent.jobs().job("go-api-long")).as("purged by the Go client").isEmpty();

@@ -61,6 +61,7 @@ public final class HttpApi implements AutoCloseable {
                 .addRoutes(router);
         new LogsHandler(s.engine(), lookup, s.dataDir(), followers).addRoutes(router);
         new ServiceRoutes(s.engine().services()).addRoutes(router);
+        new VariableRoutes(s.engine().variables()).addRoutes(router);
         new SystemHandler(s.gcTrigger(), s.driverInfo(), s.pluginProblems()).addRoutes(router);
         EventBroker events = new EventBroker(s.jobs());
         s.engine().addListener(events);

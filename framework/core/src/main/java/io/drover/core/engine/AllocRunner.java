@@ -260,6 +260,11 @@ final class AllocRunner implements TaskRunnerHost {
     }
 
     @Override
+    public io.drover.core.vars.VariableStore variables() {
+        return config.variables();
+    }
+
+    @Override
     public Duration maxKillTimeout() {
         return config.maxKillTimeout();
     }

@@ -58,7 +58,9 @@ public final class Engine implements AutoCloseable {
      */
     public Engine(EngineConfig config, DriverCatalog drivers, EngineRuntime runtime, StateStore store,
             Supplier<String> ids) {
-        this.config = config.services() != null ? config : config.withServices(ServiceRegistry.local());
+        EngineConfig c = config.services() != null ? config : config.withServices(ServiceRegistry.local());
+        this.config = c.variables() != null ? c
+                : c.withVariables(io.drover.core.vars.VariableStore.memory(new java.util.concurrent.atomic.AtomicLong()::incrementAndGet));
         listeners.add(this.config.services()); // first: a snapshot's services are registered before it is announced
         this.drivers = drivers;
         this.runtime = runtime;
@@ -328,6 +330,11 @@ public final class Engine implements AutoCloseable {
     /** The registry of the {@code provider = "nomad"} services of running tasks. */
     public ServiceRegistry services() {
         return config.services();
+    }
+
+    /** The Nomad variables the templates read and {@code /v1/var} serves. */
+    public io.drover.core.vars.VariableStore variables() {
+        return config.variables();
     }
 
     /** Sends a signal to a task of an allocation (every running task when {@code task} is null). */

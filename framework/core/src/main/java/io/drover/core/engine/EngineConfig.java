@@ -15,33 +15,48 @@ import java.time.Duration;
  * @param hostVolumes the node's host volumes by name (client {@code host_volume} blocks), what tasks' volume
  *     mounts resolve against
  * @param services the registry of {@code provider = "nomad"} services; null: the engine makes a local one
+ * @param variables Nomad variables the templates read ({@code nomadVar}); null: the engine makes a memory one
  */
 public record EngineConfig(Path dataDir, Duration maxKillTimeout, GcKillPolicy killPolicy,
         Duration driverStartTimeout, io.drover.core.config.PortRange dynamicPorts,
-        java.util.Map<String, io.drover.core.config.HostVolumeConfig> hostVolumes, ServiceRegistry services) {
+        java.util.Map<String, io.drover.core.config.HostVolumeConfig> hostVolumes, ServiceRegistry services,
+        io.drover.core.vars.VariableStore variables) {
 
     public EngineConfig {
         dynamicPorts = dynamicPorts == null ? io.drover.core.config.PortRange.DEFAULT : dynamicPorts;
         hostVolumes = hostVolumes == null ? java.util.Map.of() : java.util.Map.copyOf(hostVolumes);
     }
 
+    /** With a memory variables store (made by the engine). */
+    public EngineConfig(Path dataDir, Duration maxKillTimeout, GcKillPolicy killPolicy,
+            Duration driverStartTimeout, io.drover.core.config.PortRange dynamicPorts,
+            java.util.Map<String, io.drover.core.config.HostVolumeConfig> hostVolumes, ServiceRegistry services) {
+        this(dataDir, maxKillTimeout, killPolicy, driverStartTimeout, dynamicPorts, hostVolumes, services, null);
+    }
+
     /** With a local service registry (made by the engine). */
     public EngineConfig(Path dataDir, Duration maxKillTimeout, GcKillPolicy killPolicy,
             Duration driverStartTimeout, io.drover.core.config.PortRange dynamicPorts,
             java.util.Map<String, io.drover.core.config.HostVolumeConfig> hostVolumes) {
-        this(dataDir, maxKillTimeout, killPolicy, driverStartTimeout, dynamicPorts, hostVolumes, null);
+        this(dataDir, maxKillTimeout, killPolicy, driverStartTimeout, dynamicPorts, hostVolumes, null, null);
     }
 
     /** A node without host volumes, with a local service registry (made by the engine). */
     public EngineConfig(Path dataDir, Duration maxKillTimeout, GcKillPolicy killPolicy,
             Duration driverStartTimeout, io.drover.core.config.PortRange dynamicPorts) {
-        this(dataDir, maxKillTimeout, killPolicy, driverStartTimeout, dynamicPorts, java.util.Map.of(), null);
+        this(dataDir, maxKillTimeout, killPolicy, driverStartTimeout, dynamicPorts, java.util.Map.of(), null, null);
     }
 
     /** The same config with {@code registry} as its service registry. */
     public EngineConfig withServices(ServiceRegistry registry) {
         return new EngineConfig(dataDir, maxKillTimeout, killPolicy, driverStartTimeout, dynamicPorts, hostVolumes,
-                registry);
+                registry, variables);
+    }
+
+    /** The same config with {@code store} as its variables store. */
+    public EngineConfig withVariables(io.drover.core.vars.VariableStore store) {
+        return new EngineConfig(dataDir, maxKillTimeout, killPolicy, driverStartTimeout, dynamicPorts, hostVolumes,
+                services, store);
     }
 
     /** With Nomad's dynamic port range (20000-32000). */

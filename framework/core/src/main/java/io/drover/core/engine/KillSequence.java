@@ -145,8 +145,11 @@ final class KillSequence {
         TaskDriver runDriver = driver;
         String id = runId;
         Instant deadline = killingAt.plus(timeout);
-        escalationTimer = host.timers().schedule(timeout, () -> escalateAtDeadline(run, runDriver, id));
-        awaitExitAfterKill(run, timeout);
+        // due at the deadline itself, not a timeout after this line: recording the event may take a descheduled
+        // engine thread a while on a saturated machine, and that must not move the SIGKILL
+        Duration left = Duration.between(host.timers().now(), deadline);
+        escalationTimer = host.timers().schedule(left, () -> escalateAtDeadline(run, runDriver, id));
+        awaitExitAfterKill(run, left);
         // kill_signal only once the Killing event is durable (one group commit, milliseconds): an agent killed
         // in between must not leave a run that ended by our signal with no record of why (docs/faults.md)
         host.afterDurable(() -> {

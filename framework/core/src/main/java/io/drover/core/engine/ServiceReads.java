@@ -4,6 +4,7 @@ import io.drover.core.service.ServiceCatalog;
 import io.drover.core.service.ServiceRegistration;
 import io.drover.core.template.NomadQuery;
 import io.drover.core.template.TemplateException;
+import io.drover.core.vars.VariableStore;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -22,20 +23,40 @@ import java.util.TreeSet;
  * hash of key and ID (a stable choice, like Nomad's {@code choose}, not the same hash). Each answer is also what
  * {@link TemplateWatch} compares to know that a template must render again. In-memory reads; thread-safe.
  *
+ * <p>Nomad variables ({@code nomadVar}, {@code nomadVarExists}, {@code nomadVarList}, {@code nomadVarListSafe})
+ * are answered from {@code vars} by {@link VariableReads}.
+ *
  * @param namespace the task's namespace (a query without {@code ?ns=} reads it)
  * @param region the job's region
+ * @param vars the node's variables; null: none
+ * @param identity the task's job, group and task names (its workload identity), for {@link VariableReads}
  */
-record ServiceReads(ServiceCatalog catalog, String namespace, String region) {
+record ServiceReads(ServiceCatalog catalog, String namespace, String region, VariableStore vars,
+        List<String> identity) {
     /** No registry: every read answers nothing. */
-    static final ServiceReads NONE = new ServiceReads(ServiceCatalog.NONE, "default", "global");
+    static final ServiceReads NONE = new ServiceReads(ServiceCatalog.NONE, "default", "global", null,
+            List.of("", "", ""));
 
-    List<Map<String, Object>> answer(NomadQuery q) throws TemplateException {
+    ServiceReads(ServiceCatalog catalog, String namespace, String region) {
+        this(catalog, namespace, region, null, List.of("", "", ""));
+    }
+
+    Object answer(NomadQuery q) throws TemplateException {
+        String fn = switch (q.kind()) {
+            case SERVICE -> "nomadService";
+            case SERVICES -> "nomadServices";
+            default -> "nomadVar";
+        };
         if (q.region() != null && !q.region().equals(region)) {
-            throw new TemplateException((q.list() ? "nomadServices" : "nomadService") + ": no path to region \""
+            throw new TemplateException(fn + ": no path to region \""
                     + q.region() + "\" (this node is region \"" + region + "\")");
         }
         String ns = q.namespace() != null ? q.namespace() : namespace;
-        return q.list() ? list(ns) : instances(q, ns);
+        return switch (q.kind()) {
+            case SERVICES -> list(ns);
+            case SERVICE -> instances(q, ns);
+            default -> new VariableReads(vars, identity).answer(q, ns);
+        };
     }
 
     private List<Map<String, Object>> list(String ns) {
@@ -98,7 +119,8 @@ record ServiceReads(ServiceCatalog catalog, String namespace, String region) {
     /** What a watch compares: the answer now, or the reason it fails. */
     String fingerprint(NomadQuery q) {
         try {
-            return answer(q).toString();
+            Object a = answer(q);
+            return a instanceof io.drover.core.template.VarItems v ? v.toString() : String.valueOf(a);
         } catch (TemplateException e) {
             return "error " + e.getMessage();
         }

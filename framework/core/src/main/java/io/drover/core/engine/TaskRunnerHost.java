@@ -71,6 +71,11 @@ interface TaskRunnerHost {
         return io.drover.core.service.ServiceCatalog.NONE;
     }
 
+    /** The Nomad variables the task's templates read ({@code nomadVar}); null: none. Any thread. */
+    default io.drover.core.vars.VariableStore variables() {
+        return null;
+    }
+
     /** The task's merged meta (task over group over job), what {@code ${meta.<key>}} reads. */
     default Map<String, String> meta(Task task) {
         return Map.of();

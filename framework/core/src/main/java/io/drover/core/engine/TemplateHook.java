@@ -101,12 +101,9 @@ final class TemplateHook implements TaskHook {
         Map<String, String> env = Map.copyOf(prep.env());
         Instant now = host.timers().now();
         CompletableFuture<First> work = new CompletableFuture<>();
-        CompletableFuture<Void> running = HookPool.submit(() -> work.complete(renderAll(templates, env, dirs, now)));
-        running.whenComplete((v, e) -> {
-            if (e != null) {
-                work.completeExceptionally(e);
-            }
-        });
+        @SuppressWarnings("unchecked")
+        CompletableFuture<Void>[] running = new CompletableFuture[1];
+        attempt(templates, env, dirs, now, work, running, null);
         CompletableFuture<Void> result = work.handleAsync((first, e) -> {
             if (e != null) {
                 Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
@@ -126,7 +123,48 @@ final class TemplateHook implements TaskHook {
             }
             return null;
         }, host.serial());
-        return cancelling(result, running);
+        result.whenComplete((v, e) -> {
+            if (result.isCancelled()) {
+                work.cancel(true);
+                CompletableFuture<Void> r = running[0];
+                if (r != null) {
+                    r.cancel(true);
+                }
+            }
+        });
+        return result;
+    }
+
+    /**
+     * One render of every template on the pool. A template that reads a Nomad variable that does not exist yet
+     * waits for it, as Nomad's task does: one "Missing: ..." event says what it waits for (again when that
+     * changes), and the render is tried again every {@link TemplateWatch#POLL} until it completes, fails otherwise,
+     * or the task is stopped ({@code work} cancelled). Any thread.
+     */
+    private void attempt(List<Template> templates, Map<String, String> env, TemplateRender.Dirs dirs, Instant now,
+            CompletableFuture<First> work, CompletableFuture<Void>[] running, String waitingFor) {
+        if (work.isDone()) {
+            return;
+        }
+        running[0] = HookPool.submit(() -> work.complete(renderAll(templates, env, dirs, host.timers().now())));
+        running[0].whenComplete((v, e) -> {
+            if (e == null) {
+                return;
+            }
+            Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
+                    ? e.getCause() : e;
+            if (cause instanceof TemplateException missing && missing.waiting() && !work.isDone()) {
+                if (!missing.getMessage().equals(waitingFor)) {
+                    host.serial().execute(() -> task.record(io.drover.core.event.TaskEvents.hookMessage(
+                            io.drover.core.time.Nanos.of(host.timers().now()),
+                            "Template: " + missing.getMessage())));
+                }
+                host.timers().schedule(TemplateWatch.POLL,
+                        () -> attempt(templates, env, dirs, now, work, running, missing.getMessage()));
+                return;
+            }
+            work.completeExceptionally(e);
+        });
     }
 
     /**
@@ -172,13 +210,9 @@ final class TemplateHook implements TaskHook {
             }
             return null;
         }, host.serial());
-        return cancelling(result, running);
-    }
-
-    private static CompletableFuture<Void> cancelling(CompletableFuture<Void> result, CompletableFuture<Void> work) {
         result.whenComplete((v, e) -> {
             if (result.isCancelled()) {
-                work.cancel(true);
+                running.cancel(true);
             }
         });
         return result;
@@ -194,7 +228,9 @@ final class TemplateHook implements TaskHook {
         }
         return new TemplateRender.Dirs(new ClientPath(taskDir, host.dirs().shared()), prep.vars(),
                 new ServiceReads(host.services(), prep.env().getOrDefault("NOMAD_NAMESPACE", "default"),
-                        prep.env().getOrDefault("NOMAD_REGION", "global")));
+                        prep.env().getOrDefault("NOMAD_REGION", "global"), host.variables(), List.of(
+                                prep.env().getOrDefault("NOMAD_JOB_ID", prep.env().getOrDefault("NOMAD_JOB_NAME", "")),
+                                prep.env().getOrDefault("NOMAD_GROUP_NAME", ""), prep.task().name())));
     }
 
     /**

@@ -81,15 +81,15 @@ final class TemplateRender {
             }
 
             @Override
-            public java.util.List<Map<String, Object>> nomad(NomadQuery query) throws TemplateException {
-                java.util.List<Map<String, Object>> answer;
+            public Object nomad(NomadQuery query) throws TemplateException {
+                Object answer;
                 try {
                     answer = dirs.services().answer(query);
                 } catch (TemplateException e) {
                     reads.put(query, "error " + e.getMessage());
                     throw e;
                 }
-                reads.put(query, answer.toString());
+                reads.put(query, String.valueOf(answer));
                 return answer;
             }
         };
@@ -203,6 +203,15 @@ final class TemplateRender {
         inputs.put(p, fingerprint(p));
         try {
             SafeFiles.checkReadable(to.root(), p);
+            // a FIFO nobody writes would block the open (a hook thread, for ever: an interrupt does not end an
+            // open(2)); a device may never end: only a regular file is read. A swap between this check and the
+            // open is a race the task would have to win (NIO has no O_NONBLOCK), docs/jobs.md#template.
+            BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            if (!a.isRegularFile()) {
+                throw new TemplateException("file \"" + path + "\" is not a regular file ("
+                        + (a.isDirectory() ? "a folder" : a.isSymbolicLink() ? "a link" : "a FIFO, socket or device")
+                        + "); only regular files are read");
+            }
             try (var in = Files.newByteChannel(p, Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))) {
                 if (in.size() > 16 << 20) {
                     throw new TemplateException("file \"" + path + "\" is larger than 16 MiB");

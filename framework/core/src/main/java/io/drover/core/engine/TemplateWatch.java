@@ -143,7 +143,16 @@ final class TemplateWatch {
             }
             Map<Path, String> inputs = new LinkedHashMap<>();
             Map<NomadQuery, String> reads = new LinkedHashMap<>();
-            String text = TemplateRender.render(r.template, env, dirs, now, inputs, reads);
+            String text;
+            try {
+                text = TemplateRender.render(r.template, env, dirs, now, inputs, reads);
+            } catch (TemplateException gone) {
+                if (!gone.waiting()) {
+                    throw gone;
+                }
+                r.pendingSince = null; // a variable deleted: keep the last output, render again when it is back
+                continue;
+            }
             r.inputs = inputs;
             r.seen = inputs;
             r.reads = reads;

@@ -206,7 +206,8 @@ final class Evaluator {
             try {
                 return Funcs.of(f.name(), env, extra).call(args);
             } catch (TemplateException e) {
-                throw e.getMessage().startsWith(name + ":") ? e : error(line, e.getMessage());
+                throw e.getMessage().startsWith(name + ":") ? e
+                        : new TemplateException(name + ":" + line + ": " + e.getMessage(), e.waiting());
             } catch (RuntimeException e) {
                 throw error(line, f.name() + ": " + (e.getMessage() == null ? e.toString() : e.getMessage()));
             }

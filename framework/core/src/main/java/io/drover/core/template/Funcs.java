@@ -28,7 +28,7 @@ final class Funcs {
         Instant now();
 
         /** Nomad's service registry ({@link GoTemplate.Reader#nomad}). */
-        java.util.List<java.util.Map<String, Object>> nomad(NomadQuery query) throws TemplateException;
+        Object nomad(NomadQuery query) throws TemplateException;
     }
 
     @FunctionalInterface
@@ -46,11 +46,25 @@ final class Funcs {
             Map.entry("checks", "Consul"), Map.entry("datacenters", "Consul"), Map.entry("node", "Consul"),
             Map.entry("nodes", "Consul"), Map.entry("partitions", "Consul"), Map.entry("peerings", "Consul"),
             Map.entry("exportedServices", "Consul"),
-            Map.entry("secret", "Vault"), Map.entry("secrets", "Vault"), Map.entry("pkiCert", "Vault"),
-            Map.entry("nomadVar", "Nomad variables"), Map.entry("nomadVarList", "Nomad variables"),
-            Map.entry("nomadVarListSafe", "Nomad variables"), Map.entry("nomadVarExists", "Nomad variables"));
+            Map.entry("secret", "Vault"), Map.entry("secrets", "Vault"), Map.entry("pkiCert", "Vault"));
 
     private Funcs() {}
+
+    private static String str(Object o) {
+        return o == null ? "" : String.valueOf(o);
+    }
+
+    /** The template function a query came from. */
+    static String name(NomadQuery q) {
+        return switch (q.kind()) {
+            case SERVICE -> "nomadService";
+            case SERVICES -> "nomadServices";
+            case VAR -> "nomadVar";
+            case VAR_EXISTS -> "nomadVarExists";
+            case VAR_LIST -> "nomadVarList";
+            case VAR_LIST_SAFE -> "nomadVarListSafe";
+        };
+    }
 
     /** Why a function cannot run on one node (it needs Consul, Vault, ...), or null. */
     static String refusal(String name) {
@@ -58,9 +72,7 @@ final class Funcs {
         if (system == null) {
             return null;
         }
-        return "function \"" + name + "\" needs " + system + (system.equals("Nomad variables")
-                ? ", which Drover does not store (no /v1/vars, no variables store on this node)"
-                : ", which Drover does not have (one node, no Consul or Vault)");
+        return "function \"" + name + "\" needs " + system + ", which Drover does not have (one node, no Consul or Vault)";
     }
 
     static final Set<String> NAMES = union(Set.of("and", "or", "not", "len", "index", "print", "printf", "println",
@@ -70,7 +82,8 @@ final class Funcs {
             "subtract", "multiply", "divide", "modulo", "minimum", "maximum", "base64Encode", "base64Decode",
             "base64URLEncode", "base64URLDecode", "parseInt", "parseFloat", "parseBool", "parseUint", "indent",
             "regexMatch", "regexReplaceAll", "html", "js", "urlquery", "sha256Hex", "md5sum", "slice",
-            "executeTemplate", "parseYAML", "toYAML", "sockaddr", "parseJSONList", "nomadService", "nomadServices"),
+            "executeTemplate", "parseYAML", "toYAML", "sockaddr", "parseJSONList", "nomadService", "nomadServices",
+            "nomadVar", "nomadVarExists", "nomadVarList", "nomadVarListSafe"),
             SprigFuncs.NAMES);
 
     private static final com.fasterxml.jackson.databind.ObjectMapper YAML =
@@ -111,6 +124,16 @@ final class Funcs {
                     throw new TemplateException("nomadServices: expected at most 1 argument, found " + a.size());
                 }
                 return env.nomad(NomadQuery.services(a.isEmpty() ? "" : String.valueOf(a.get(0))));
+            };
+            case "nomadVar" -> a -> env.nomad(NomadQuery.variable(NomadQuery.Kind.VAR, str(arg(a, 0, 1, name))));
+            case "nomadVarExists" -> a -> env.nomad(NomadQuery.variable(NomadQuery.Kind.VAR_EXISTS,
+                    str(arg(a, 0, 1, name))));
+            case "nomadVarList", "nomadVarListSafe" -> a -> {
+                if (a.size() > 1) {
+                    throw new TemplateException(name + ": expected at most 1 argument (\"prefix\"), found " + a.size());
+                }
+                return env.nomad(NomadQuery.variable(name.equals("nomadVarList") ? NomadQuery.Kind.VAR_LIST
+                        : NomadQuery.Kind.VAR_LIST_SAFE, a.isEmpty() ? "" : str(a.get(0))));
             };
             case "not" -> a -> !Values.truth(arg(a, 0, 1, name));
             case "len" -> a -> {

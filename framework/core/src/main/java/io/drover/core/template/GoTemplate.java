@@ -23,11 +23,12 @@ public final class GoTemplate {
          * Nomad's service registry: for {@code nomadService}, the instances (each a map of {@code ID}, {@code Name},
          * {@code Node}, {@code Address}, {@code Port}, {@code Datacenter}, {@code Tags}, {@code JobID},
          * {@code AllocID}); for {@code nomadServices}, the services (each {@code Name}, {@code Namespace},
-         * {@code Tags}), as consul-template gives them. By default there is no registry.
+         * {@code Tags}), as consul-template gives them; for Nomad variables ({@code nomadVar...}) a {@link VarItems},
+         * a boolean or a list of variable metadata. By default there is no registry.
          */
-        default List<Map<String, Object>> nomad(NomadQuery query) throws TemplateException {
-            throw new TemplateException("function \"" + (query.list() ? "nomadServices" : "nomadService")
-                    + "\" has no service registry to read here");
+        default Object nomad(NomadQuery query) throws TemplateException {
+            throw new TemplateException("function \"" + Funcs.name(query)
+                    + "\" has no Nomad registry to read here");
         }
     }
 
@@ -73,7 +74,7 @@ public final class GoTemplate {
             }
 
             @Override
-            public List<Map<String, Object>> nomad(NomadQuery query) throws TemplateException {
+            public Object nomad(NomadQuery query) throws TemplateException {
                 return reader.nomad(query);
             }
         };

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.drover.core.config.GcKillPolicy;
-import io.drover.core.driver.DriverCatalog;
 import io.drover.core.spec.Job;
 import io.drover.core.spec.JobType;
 import io.drover.core.spec.Lifecycle;
@@ -15,17 +13,12 @@ import io.drover.core.spec.Task;
 import io.drover.core.spec.TaskGroup;
 import io.drover.core.state.AllocationState;
 import io.drover.core.state.ClientStatus;
-import io.drover.driver.api.DriverContext;
-import io.drover.driver.api.TaskDriver;
-import io.drover.plugins.rawexec.RawExecDriver;
 import io.drover.process.ProcessLeakCheck;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -52,30 +45,14 @@ class PoststopResultsTest {
 
     /** Runs one allocation of these tasks to its end; returns the poststop task "report"'s stdout. */
     private String run(Task... tasks) throws Exception {
-        try (EngineRuntime runtime = EngineRuntime.real(2)) {
-            RawExecDriver rawExec = new RawExecDriver();
-            rawExec.init(new DriverContext(Map.of("enabled", true), runtime.timers(), "test"));
-            DriverCatalog catalog = new DriverCatalog() {
-                @Override
-                public Optional<TaskDriver> driver(String name) {
-                    return Optional.<TaskDriver>of(rawExec).filter(d -> d.name().equals(name));
-                }
-
-                @Override
-                public Set<String> names() {
-                    return Set.of("raw_exec");
-                }
-            };
-            Engine engine = new Engine(new EngineConfig(dataDir, Duration.ofSeconds(30),
-                    GcKillPolicy.PRESERVE_STATES), catalog, runtime);
+        try (RawExecJobs jobs = new RawExecJobs(dataDir)) {
+            Engine engine = jobs.engine;
             TaskGroup group = new TaskGroup("g", 1, TestJobs.NO_RESTARTS, null, List.of(tasks), 0);
             Job job = new Job("results", "results", JobType.BATCH, List.of("dc1"), List.of(group), "test");
             AllocationState placed = engine.submit(job).get(0);
             AllocationState done = engine.terminal(placed.id()).get(30, TimeUnit.SECONDS);
             assertThat(done.taskStates().get("report").failed()).isFalse();
             lastStatus = done.clientStatus();
-            engine.close();
-            rawExec.close();
             return Files.readString(dataDir.resolve("alloc").resolve(placed.id()).resolve("alloc").resolve("logs")
                     .resolve("report.stdout.0"));
         }

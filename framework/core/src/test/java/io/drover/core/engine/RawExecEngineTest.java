@@ -2,8 +2,6 @@ package io.drover.core.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.drover.core.config.GcKillPolicy;
-import io.drover.core.driver.DriverCatalog;
 import io.drover.core.event.TaskEvent;
 import io.drover.core.event.TaskEventType;
 import io.drover.core.spec.Job;
@@ -15,17 +13,12 @@ import io.drover.core.spec.Task;
 import io.drover.core.spec.TaskGroup;
 import io.drover.core.state.AllocationState;
 import io.drover.core.state.TaskState;
-import io.drover.driver.api.DriverContext;
-import io.drover.driver.api.TaskDriver;
-import io.drover.plugins.rawexec.RawExecDriver;
 import io.drover.process.ProcessLeakCheck;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -49,22 +42,8 @@ class RawExecEngineTest {
 
     @Test
     void leaderExitEscalatesATermIgnoringSiblingAndRunsPoststop() throws Exception {
-        try (EngineRuntime runtime = EngineRuntime.real(2)) {
-            RawExecDriver rawExec = new RawExecDriver();
-            rawExec.init(new DriverContext(Map.of("enabled", true), runtime.timers(), "test"));
-            DriverCatalog catalog = new DriverCatalog() {
-                @Override
-                public Optional<TaskDriver> driver(String name) {
-                    return Optional.<TaskDriver>of(rawExec).filter(d -> d.name().equals(name));
-                }
-
-                @Override
-                public Set<String> names() {
-                    return Set.of("raw_exec");
-                }
-            };
-            Engine engine = new Engine(new EngineConfig(dataDir, Duration.ofSeconds(30),
-                    GcKillPolicy.PRESERVE_STATES), catalog, runtime);
+        try (RawExecJobs jobs = new RawExecJobs(dataDir)) {
+            Engine engine = jobs.engine;
             TaskGroup group = new TaskGroup("g", 1, JobType.BATCH.defaultRestart(), null, List.of(
                     // the leader ends only once stubborn ignores SIGTERM: a TERM that arrives before the trap is set
                     // kills it (143), which the shim's extra start-up step made likelier
@@ -92,8 +71,6 @@ class RawExecEngineTest {
             Path logs = dataDir.resolve("alloc").resolve(placed.id()).resolve("alloc").resolve("logs");
             assertThat(Files.readString(logs.resolve("leader.stdout.0"))).isEqualTo("leading leader\n");
             assertThat(Files.readString(logs.resolve("after.stdout.0"))).isEqualTo("bar\n");
-            engine.close();
-            rawExec.close();
         }
     }
 }

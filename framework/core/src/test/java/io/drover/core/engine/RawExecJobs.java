@@ -2,9 +2,12 @@ package io.drover.core.engine;
 
 import io.drover.core.config.GcKillPolicy;
 import io.drover.core.driver.DriverCatalog;
+import io.drover.core.event.TaskEvent;
+import io.drover.core.event.TaskEventType;
 import io.drover.core.spec.Job;
 import io.drover.core.spec.parse.JobFileParser;
 import io.drover.core.state.AllocationState;
+import io.drover.core.state.TaskState;
 import io.drover.driver.api.TaskDriver;
 import io.drover.plugins.rawexec.RawExecDriver;
 import io.drover.process.ProcessLeakCheck;
@@ -13,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -79,6 +83,31 @@ final class RawExecJobs implements AutoCloseable {
     AllocationState run(String hcl) throws Exception {
         AllocationState placed = engine.submit(parse(hcl)).get(0);
         return engine.terminal(placed.id()).get(60, java.util.concurrent.TimeUnit.SECONDS);
+    }
+
+    /** The current state of {@code task} in allocation {@code allocId} (which must exist). */
+    TaskState task(String allocId, String task) {
+        return engine.allocation(allocId).orElseThrow().taskStates().get(task);
+    }
+
+    /** {@code task}'s events of one type so far, oldest first. */
+    List<TaskEvent> events(String allocId, String task, TaskEventType type) {
+        return task(allocId, task).events().stream().filter(e -> e.type() == type).toList();
+    }
+
+    /** Waits until {@code task} has started {@code runs} time(s), and returns its task directory. */
+    Path awaitRuns(String allocId, String task, int runs) throws InterruptedException, UnsafePathException {
+        await(() -> events(allocId, task, TaskEventType.STARTED).size() >= runs, task + "'s run " + runs);
+        return AllocDirs.of(dataDir, allocId).task(task);
+    }
+
+    /** {@code p}'s content, or "" while it does not exist (or cannot be read yet): for polling a task's output. */
+    static String readOrEmpty(Path p) {
+        try {
+            return Files.exists(p) ? Files.readString(p) : "";
+        } catch (IOException e) {
+            return "";
+        }
     }
 
     String stdout(AllocationState alloc, String task) throws IOException {

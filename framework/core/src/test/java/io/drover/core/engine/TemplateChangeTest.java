@@ -1,5 +1,6 @@
 package io.drover.core.engine;
 
+import static io.drover.core.engine.RawExecJobs.readOrEmpty;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.drover.core.event.TaskEvent;
@@ -75,26 +76,14 @@ class TemplateChangeTest {
                 """.formatted(changeMode, wait, RawExecJobs.MARKER_ENV);
     }
 
-    private static TaskState task(RawExecJobs jobs, String id) {
-        return jobs.engine.allocation(id).orElseThrow().taskStates().get("t");
-    }
-
     private static List<TaskEvent> events(RawExecJobs jobs, String id, TaskEventType type) {
-        return task(jobs, id).events().stream().filter(e -> e.type() == type).toList();
+        return jobs.events(id, "t", type);
     }
 
-    private static String read(Path p) {
-        try {
-            return Files.exists(p) ? Files.readString(p) : "";
-        } catch (java.io.IOException e) {
-            return "";
-        }
-    }
 
-    /** Places the job, waits for its first run, and returns its task directory. */
+    /** Waits for the task's first run and returns its task directory. */
     private static Path running(RawExecJobs jobs, String id) throws Exception {
-        RawExecJobs.await(() -> events(jobs, id, TaskEventType.STARTED).size() == 1, "the first run");
-        return AllocDirs.of(jobs.dataDir, id).task("t");
+        return jobs.awaitRuns(id, "t", 1);
     }
 
     private static AllocationState stop(RawExecJobs jobs, String id) throws Exception {
@@ -107,13 +96,14 @@ class TemplateChangeTest {
         try (RawExecJobs jobs = new RawExecJobs(dataDir)) {
             String id = jobs.engine.submit(RawExecJobs.parse(job("signal"))).get(0).id();
             Path dir = running(jobs, id);
-            assertThat(read(dir.resolve("local/out.txt"))).isEqualTo("v1");
-            assertThat(read(dir.resolve("local/copy.txt"))).isEqualTo("copy=v1");
+            assertThat(readOrEmpty(dir.resolve("local/out.txt"))).isEqualTo("v1");
+            assertThat(readOrEmpty(dir.resolve("local/copy.txt"))).isEqualTo("copy=v1");
 
             RawExecJobs.change(dir.resolve("local/in.tpl"), "v2");
-            RawExecJobs.await(() -> read(dir.resolve("local/hups")).equals("hup\n"), "the task to get SIGHUP");
-            assertThat(read(dir.resolve("local/out.txt"))).isEqualTo("v2");
-            assertThat(read(dir.resolve("local/copy.txt"))).as("the file input is watched too").isEqualTo("copy=v2");
+            RawExecJobs.await(() -> readOrEmpty(dir.resolve("local/hups")).equals("hup\n"), "the task to get SIGHUP");
+            assertThat(readOrEmpty(dir.resolve("local/out.txt"))).isEqualTo("v2");
+            assertThat(readOrEmpty(dir.resolve("local/copy.txt"))).as("the file input is watched too")
+                    .isEqualTo("copy=v2");
             List<TaskEvent> signals = events(jobs, id, TaskEventType.SIGNALING);
             assertThat(signals).hasSize(1);
             assertThat(signals.get(0).displayMessage()).isEqualTo("Template re-rendered");
@@ -133,7 +123,7 @@ class TemplateChangeTest {
 
             RawExecJobs.change(dir.resolve("local/in.tpl"), "v2");
             RawExecJobs.await(() -> events(jobs, id, TaskEventType.STARTED).size() == 2, "the second run");
-            TaskState t = task(jobs, id);
+            TaskState t = jobs.task(id, "t");
             List<TaskEventType> types = t.events().stream().map(TaskEvent::type).toList();
             int signaled = types.indexOf(TaskEventType.RESTART_SIGNALED);
             assertThat(signaled).as(types.toString()).isPositive();
@@ -146,7 +136,7 @@ class TemplateChangeTest {
             assertThat(events(jobs, id, TaskEventType.RESTARTING).get(0).displayMessage())
                     .isEqualTo("Task restarting in 0s");
             assertThat(t.failed()).isFalse();
-            assertThat(read(dir.resolve("local/out.txt"))).isEqualTo("v2");
+            assertThat(readOrEmpty(dir.resolve("local/out.txt"))).isEqualTo("v2");
 
             AllocationState done = stop(jobs, id);
             assertThat(done.taskStates().get("t").failed()).isFalse();
@@ -161,12 +151,12 @@ class TemplateChangeTest {
             Path dir = running(jobs, id);
             Instant changed = Instant.now();
             RawExecJobs.change(dir.resolve("local/in.tpl"), "v2");
-            RawExecJobs.await(() -> read(dir.resolve("local/out.txt")).equals("v2"), "the re-render");
+            RawExecJobs.await(() -> readOrEmpty(dir.resolve("local/out.txt")).equals("v2"), "the re-render");
             assertThat(java.time.Duration.between(changed, Instant.now()))
                     .as("no re-render before the inputs were quiet for wait.min")
                     .isGreaterThanOrEqualTo(java.time.Duration.ofSeconds(3));
             // the copy template has no wait: it re-rendered at the first poll that saw the change
-            assertThat(read(dir.resolve("local/copy.txt"))).isEqualTo("copy=v2");
+            assertThat(readOrEmpty(dir.resolve("local/copy.txt"))).isEqualTo("copy=v2");
             stop(jobs, id);
         }
     }
@@ -177,13 +167,14 @@ class TemplateChangeTest {
             String id = jobs.engine.submit(RawExecJobs.parse(job("noop"))).get(0).id();
             Path dir = running(jobs, id);
             RawExecJobs.change(dir.resolve("local/in.tpl"), "v2");
-            RawExecJobs.await(() -> read(dir.resolve("local/out.txt")).equals("v2"), "the re-render");
-            RawExecJobs.await(() -> read(dir.resolve("local/copy.txt")).equals("copy=v2"), "the file input's re-render");
+            RawExecJobs.await(() -> readOrEmpty(dir.resolve("local/out.txt")).equals("v2"), "the re-render");
+            RawExecJobs.await(() -> readOrEmpty(dir.resolve("local/copy.txt")).equals("copy=v2"),
+                    "the file input's re-render");
             AllocationState done = stop(jobs, id);
             List<TaskEventType> types = done.taskStates().get("t").events().stream().map(TaskEvent::type).toList();
             assertThat(types).doesNotContain(TaskEventType.SIGNALING, TaskEventType.RESTART_SIGNALED,
                     TaskEventType.RESTARTING);
-            assertThat(read(dir.resolve("local/hups"))).isEmpty();
+            assertThat(readOrEmpty(dir.resolve("local/hups"))).isEmpty();
         }
     }
 
@@ -205,8 +196,8 @@ class TemplateChangeTest {
                     .map(TaskEvent::displayMessage).toList())
                     .anySatisfy(m -> assertThat(m).contains("Template failed: ")
                             .contains("outside the allocation directory"));
-            assertThat(read(dir.resolve("local/out.txt"))).isEqualTo("v1");
-            assertThat(read(dir.resolve("local/copy.txt"))).doesNotContain("outside-secret");
+            assertThat(readOrEmpty(dir.resolve("local/out.txt"))).isEqualTo("v1");
+            assertThat(readOrEmpty(dir.resolve("local/copy.txt"))).doesNotContain("outside-secret");
         }
     }
 }

@@ -105,6 +105,67 @@ class TemplateEngineTest {
     }
 
     @Test
+    void aFifoPlantedAsATemplateSourceFailsTheTaskAtOnceWithOneEngineThread() throws Exception {
+        // a prestart task plants a FIFO nobody writes where the main task's template reads: the render refuses it
+        // (an open would block a hook thread for ever), the task fails in one line and the engine goes on
+        String hcl = """
+                job "fifo" {
+                  type = "batch"
+                  group "g" {
+                    restart {
+                      attempts = 0
+                    }
+                    task "plant" {
+                      driver = "raw_exec"
+                      lifecycle {
+                        hook = "prestart"
+                      }
+                      env {
+                        %s
+                      }
+                      config {
+                        command = "mkfifo"
+                        args = ["../alloc/in.tpl"]
+                      }
+                    }
+                    task "t" {
+                      driver = "raw_exec"
+                      template {
+                        source = "../alloc/in.tpl"
+                        destination = "local/out"
+                      }
+                      env {
+                        %s
+                      }
+                      config {
+                        command = "true"
+                      }
+                    }
+                  }
+                }
+                """.formatted(RawExecJobs.MARKER_ENV, RawExecJobs.MARKER_ENV);
+        try (RawExecJobs jobs = new RawExecJobs(dataDir, 1)) {
+            AllocationState done = jobs.run(hcl);
+            assertThat(done.clientStatus()).isEqualTo(ClientStatus.FAILED);
+            assertThat(done.taskStates().get("plant").failed()).isFalse();
+            assertThat(done.taskStates().get("t").events()).anySatisfy(e -> {
+                assertThat(e.type()).isEqualTo(TaskEventType.SETUP_FAILURE);
+                assertThat(e.displayMessage()).isEqualTo("failed to render template: file \"../alloc/in.tpl\" is "
+                        + "not a regular file (a FIFO, socket or device); only regular files are read");
+            });
+            // the only engine thread, and the hook threads, are free: another allocation renders and runs
+            AllocationState other = jobs.run(job("""
+                    template {
+                      data = "ok"
+                      destination = "local/ok"
+                    }
+                    """, "cat local/ok"));
+            assertThat(other.clientStatus()).isEqualTo(ClientStatus.COMPLETE);
+            assertThat(jobs.stdout(other, "t")).isEqualTo("ok");
+        }
+    }
+
+    @Test
     void consulAndVaultFunctionsAreRefusedWhenTheJobIsRead() {
         String templates = """
                 template {

@@ -1,5 +1,6 @@
 package io.drover.core.engine;
 
+import static io.drover.core.engine.RawExecJobs.readOrEmpty;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.drover.core.event.TaskEvent;
@@ -8,7 +9,6 @@ import io.drover.core.state.AllocationState;
 import io.drover.core.state.ClientStatus;
 import io.drover.core.state.TaskState;
 import io.drover.process.ProcessLeakCheck;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -67,26 +67,13 @@ class TemplateScriptEngineTest {
                 """.formatted(args, timeout, failOnError, RawExecJobs.MARKER_ENV);
     }
 
-    private static TaskState task(RawExecJobs jobs, String id) {
-        return jobs.engine.allocation(id).orElseThrow().taskStates().get("t");
-    }
-
     private static List<String> events(RawExecJobs jobs, String id, TaskEventType type) {
-        return task(jobs, id).events().stream().filter(e -> e.type() == type).map(TaskEvent::displayMessage)
-                .toList();
+        return jobs.events(id, "t", type).stream().map(TaskEvent::displayMessage).toList();
     }
 
-    private static String read(Path p) {
-        try {
-            return Files.exists(p) ? Files.readString(p) : "";
-        } catch (java.io.IOException e) {
-            return "";
-        }
-    }
-
+    /** Waits for the task's first run and returns its task directory. */
     private static Path running(RawExecJobs jobs, String id) throws Exception {
-        RawExecJobs.await(() -> !events(jobs, id, TaskEventType.STARTED).isEmpty(), "the first run");
-        return AllocDirs.of(jobs.dataDir, id).task("t");
+        return jobs.awaitRuns(id, "t", 1);
     }
 
     @Test
@@ -96,11 +83,11 @@ class TemplateScriptEngineTest {
                     "[\"-c\", \"echo \\\"$NOMAD_TASK_NAME $(cat local/out.txt) $PWD\\\" >> local/script.out\"]", "5s",
                     false))).get(0).id();
             Path dir = running(jobs, id);
-            assertThat(read(dir.resolve("local/script.out"))).as("not at the first render").isEmpty();
+            assertThat(readOrEmpty(dir.resolve("local/script.out"))).as("not at the first render").isEmpty();
 
             RawExecJobs.change(dir.resolve("local/in.tpl"), "v2");
             RawExecJobs.await(() -> !events(jobs, id, TaskEventType.HOOK_MESSAGE).isEmpty(), "the script's end");
-            assertThat(read(dir.resolve("local/script.out"))).isEqualTo("t v2 " + dir + "\n");
+            assertThat(readOrEmpty(dir.resolve("local/script.out"))).isEqualTo("t v2 " + dir + "\n");
             assertThat(events(jobs, id, TaskEventType.HOOK_MESSAGE)).containsExactly("Template successfully ran script"
                     + " sh with arguments: [-c echo \"$NOMAD_TASK_NAME $(cat local/out.txt) $PWD\" >> local/script.out]."
                     + " Exit code: 0");
@@ -141,9 +128,9 @@ class TemplateScriptEngineTest {
             assertThat(events(jobs, id, TaskEventType.HOOK_FAILED)).containsExactly("Template failed to run script sh "
                     + "with arguments [-c echo $$ > local/script.pid; sleep 60 & wait] on change: timed out after 1s; "
                     + "killed. Exit code: 0");
-            long pid = Long.parseLong(read(dir.resolve("local/script.pid")).strip());
+            long pid = Long.parseLong(readOrEmpty(dir.resolve("local/script.pid")).strip());
             assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).as("the script").isFalse();
-            assertThat(task(jobs, id).failed()).isFalse();
+            assertThat(jobs.task(id, "t").failed()).isFalse();
             assertThat(events(jobs, id, TaskEventType.KILLING)).as("fail_on_error = false").isEmpty();
 
             jobs.engine.stop(id);

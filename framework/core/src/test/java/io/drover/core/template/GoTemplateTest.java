@@ -78,7 +78,6 @@ class GoTemplateTest {
             {{ with secret "kv/x" }}{{ end }} => t:1: function "secret" needs Vault
             {{ range service "web" }}{{ end }} => t:1: function "service" needs Consul
             {{ pkiCert "pki/issue" }} => t:1: function "pkiCert" needs Vault
-            {{ nomadVar "nomad/jobs/x" }} => t:1: function "nomadVar" needs Nomad variables
             ~x\n{{ nope 1 }}~ => t:2: function "nope" not defined
             {{ if true }}no end => t:1: {{if}} without {{end}}
             {{ "unterminated }} => unclosed action

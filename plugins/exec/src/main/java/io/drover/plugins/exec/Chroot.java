@@ -216,16 +216,24 @@ final class Chroot {
      * otherwise end as exit code 127.
      */
     boolean commandExists(String command, String path, String workDir, Path taskDir, Path allocDir) {
+        return hostCommand(command, path, workDir, taskDir, allocDir).isPresent();
+    }
+
+    /** The host path of the first entry {@link #commandExists} finds (a link itself, not followed). */
+    java.util.Optional<Path> hostCommand(String command, String path, String workDir, Path taskDir,
+            Path allocDir) {
         if (command.indexOf('/') >= 0) {
-            return exists(host(resolve(workDir, command), taskDir, allocDir));
+            Path p = host(resolve(workDir, command), taskDir, allocDir);
+            return exists(p) ? java.util.Optional.of(p) : java.util.Optional.empty();
         }
         for (String dir : (path == null ? "/usr/local/bin:/usr/bin:/bin" : path).split(":", -1)) {
             String inDir = dir.isEmpty() ? workDir : resolve(workDir, dir);
-            if (exists(host(resolve(inDir, command), taskDir, allocDir))) {
-                return true;
+            Path p = host(resolve(inDir, command), taskDir, allocDir);
+            if (exists(p)) {
+                return java.util.Optional.of(p);
             }
         }
-        return false;
+        return java.util.Optional.empty();
     }
 
     private static String resolve(String dir, String path) {

@@ -8,6 +8,7 @@ import io.drover.driver.api.TaskConfig;
 import io.drover.driver.api.TaskHandle;
 import io.drover.driver.api.TaskNotFoundException;
 import io.drover.process.CommandConfig;
+import io.drover.process.MakeExecutable;
 import io.drover.process.ProcessTaskDriver;
 import io.drover.process.SpawnSpec;
 import io.drover.process.SupervisedTasks;
@@ -124,7 +125,9 @@ public final class ExecDriver extends ProcessTaskDriver {
                 HOST_VALUES);
         String command = Chroot.inside(config.command(), taskDir, allocDir);
         List<String> args = config.args().stream().map(a -> Chroot.inside(a, taskDir, allocDir)).toList();
-        if (!c.commandExists(command, env.get("PATH"), config.workDir(), taskDir, allocDir)) {
+        java.util.Optional<Path> hostCommand = c.hostCommand(command, env.get("PATH"), config.workDir(), taskDir,
+                allocDir);
+        if (hostCommand.isEmpty()) {
             return CompletableFuture.failedFuture(new DriverException(
                     "exec: \"" + command + "\": No such file or directory in the task's chroot", false));
         }
@@ -142,6 +145,9 @@ public final class ExecDriver extends ProcessTaskDriver {
                     v.volume(), v.hostPath(), Chroot.inside(v.taskPath(), taskDir, allocDir), v.readOnly(),
                     v.propagationMode())).toList(), taskDir, c.bound);
             TaskEnvFile.write(taskDir, env, c.uid, c.gid);
+            // as Nomad's executor: a script written without perms (a template's local/run.sh) is made executable;
+            // a host command bound into the chroot (/bin/sh) is outside both roots and never touched
+            MakeExecutable.ensure(hostCommand.get(), List.of(taskDir, allocDir));
         } catch (IOException | RuntimeException e) {
             return CompletableFuture.failedFuture(new DriverException(
                     "exec: cannot prepare the task directory: " + e.getMessage(), false, e));

@@ -177,6 +177,42 @@ class ExecDriverTest {
     }
 
     @Test
+    void aRenderedScriptWithoutPermsRunsAsNobodyAsNomadMakesItExecutable() throws Exception {
+        // angrycub's sleepy jobs: command = "${NOMAD_TASK_DIR}/sleepy.sh", rendered by the agent (root) as 0644
+        TaskConfig probe = task(Map.of(), Map.of());
+        Path local = Files.createDirectories(probe.taskDir().resolve("local"));
+        Path script = Files.writeString(local.resolve("sleepy.sh"), "#!/bin/sh\necho slept; id -u\n");
+        Files.setPosixFilePermissions(script, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        TaskConfig task = new TaskConfig(probe.taskId(), probe.allocId(), probe.jobId(), probe.groupName(),
+                probe.taskName(), Map.of("command", script.toString()), probe.env(), probe.taskDir(),
+                probe.allocDir(), probe.stdoutPath(), probe.stderrPath());
+        assertThat(run(task)).isEqualTo(ExitResult.code(0));
+        assertThat(Files.readString(task.stdoutPath())).isEqualTo("slept\n65534\n");
+        assertThat(Files.getPosixFilePermissions(script))
+                .isEqualTo(java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+
+    @Test
+    void aPlantedLinkOrHardLinkInLocalNeverMakesAHostFileExecutable() throws Exception {
+        Path secret = Files.writeString(dir.resolve("shadow"), "#!/bin/sh\necho leaked\n");
+        Files.setPosixFilePermissions(secret, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        for (String kind : List.of("symlink", "hardlink")) {
+            TaskConfig task = task(Map.of("command", "/local/x.sh"), Map.of());
+            Path x = Files.createDirectories(task.taskDir().resolve("local")).resolve("x.sh");
+            if (kind.equals("symlink")) {
+                Files.createSymbolicLink(x, secret);
+            } else {
+                Files.createLink(x, secret);
+            }
+            // the link's target is not in the chroot (127); the hard link is there but not executable (126)
+            assertThat(run(task).exitCode()).as(kind).isEqualTo(kind.equals("symlink") ? 127 : 126);
+            assertThat(Files.getPosixFilePermissions(secret)).as(kind)
+                    .isEqualTo(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+            assertThat(Files.readString(task.stdoutPath())).as(kind).doesNotContain("leaked");
+        }
+    }
+
+    @Test
     void workDirIsAPathInsideTheChroot() throws Exception {
         TaskConfig task = task(Map.of("command", "pwd", "work_dir", "/local"), Map.of());
         assertThat(run(task)).isEqualTo(ExitResult.code(0));

@@ -8,6 +8,7 @@ import io.drover.driver.api.TaskConfig;
 import io.drover.driver.api.TaskHandle;
 import io.drover.driver.api.TaskNotFoundException;
 import io.drover.process.CommandConfig;
+import io.drover.process.MakeExecutable;
 import io.drover.process.ProcessTaskDriver;
 import io.drover.process.SpawnSpec;
 import io.drover.process.SupervisedTasks;
@@ -101,6 +102,9 @@ public final class RawExecDriver extends ProcessTaskDriver {
         SpawnSpec spec = new SpawnSpec(config.command(), config.args(), SupervisedTasks.envWithAgentPath(task),
                 workDir, task.stdoutPath(), task.stderrPath(), SupervisedTasks.rotation(task),
                 SupervisedTasks.statusFile(task));
+        // as Nomad's executor: a script written without perms (a template's local/run.sh) is made executable
+        MakeExecutable.forCommand(spec.command(), spec.env().get("PATH"), workDir,
+                List.of(task.taskDir(), task.allocDir()));
         return spawn(task, spec);
     }
 

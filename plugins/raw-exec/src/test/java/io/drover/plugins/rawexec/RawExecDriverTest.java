@@ -143,6 +143,7 @@ class RawExecDriverTest {
         assertThat(missing).hasMessage("exec: \"nope\": No such file or directory");
         assertThat(missing.recoverable()).isFalse();
 
+        // outside the task's directories: never made executable
         Path notExec = Files.writeString(dir.resolve("x.sh"), "#!/bin/sh\n");
         assertThat(startFailure(driver, task(Map.of("command", notExec.toString()))))
                 .hasMessage("exec: \"" + notExec + "\": Permission denied");
@@ -152,6 +153,36 @@ class RawExecDriverTest {
                 .hasMessage("chdir \"" + badDir.taskDir().resolve("missing") + "\": No such file or directory");
 
         assertThat(startFailure(driver, task(Map.of("args", List.of())))).hasMessageContaining("command: is required");
+    }
+
+    @Test
+    void aRenderedScriptWithoutPermsIsMadeExecutableAsNomadDoes() throws Exception {
+        // angrycub's sleepy jobs: a template renders local/sleepy.sh (0644, no perms) and the task execs it
+        TaskConfig rel = task(Map.of("command", "local/sleepy.sh"));
+        Path script = Files.writeString(Files.createDirectories(rel.taskDir().resolve("local")).resolve("sleepy.sh"),
+                "#!/bin/sh\necho slept\n");
+        Files.setPosixFilePermissions(script, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        assertThat(exit(start(rel))).isEqualTo(ExitResult.code(0));
+        assertThat(Files.readString(rel.stdoutPath())).isEqualTo("slept\n");
+        assertThat(Files.getPosixFilePermissions(script))
+                .isEqualTo(java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+
+        // an absolute path in the shared alloc dir (${NOMAD_ALLOC_DIR}/run.sh) likewise
+        TaskConfig abs = task(Map.of());
+        Path shared = Files.writeString(abs.allocDir().resolve("run.sh"), "#!/bin/sh\necho shared\n");
+        Files.setPosixFilePermissions(shared, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        TaskConfig absTask = task(Map.of("command", shared.toString()));
+        assertThat(exit(start(absTask))).isEqualTo(ExitResult.code(0));
+        assertThat(Files.readString(absTask.stdoutPath())).isEqualTo("shared\n");
+
+        // a planted link to a file outside is not followed by the chmod: the exec fails, the target keeps its mode
+        Path outside = Files.writeString(dir.resolve("secret.sh"), "#!/bin/sh\necho leaked\n");
+        Files.setPosixFilePermissions(outside, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        TaskConfig linked = task(Map.of("command", "local/x.sh"));
+        Files.createSymbolicLink(Files.createDirectories(linked.taskDir().resolve("local")).resolve("x.sh"), outside);
+        assertThat(startFailure(driver, linked)).hasMessage("exec: \"local/x.sh\": Permission denied");
+        assertThat(Files.getPosixFilePermissions(outside))
+                .isEqualTo(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
     }
 
     @Test
