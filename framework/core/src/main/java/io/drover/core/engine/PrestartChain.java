@@ -18,11 +18,21 @@ final class PrestartChain {
     private final TaskPrep prep;
     private final Executor serial;
     private final Consumer<Throwable> done;
+    private final boolean reattach;
     private CompletionStage<Void> pending;
     private boolean cancelled;
 
     /** @param done called once on the serial executor: null when every hook succeeded, else the failure */
     PrestartChain(List<TaskHook> hooks, TaskPrep prep, Executor serial, Consumer<Throwable> done) {
+        this(hooks, prep, serial, done, false);
+    }
+
+    /**
+     * @param reattach run each hook's {@link TaskHook#reattach} (a run a previous agent started, re-attached)
+     *     instead of its {@link TaskHook#prestart}
+     */
+    PrestartChain(List<TaskHook> hooks, TaskPrep prep, Executor serial, Consumer<Throwable> done, boolean reattach) {
+        this.reattach = reattach;
         this.hooks = hooks;
         this.prep = prep;
         this.serial = serial;
@@ -54,7 +64,7 @@ final class PrestartChain {
             }
             CompletionStage<Void> stage;
             try {
-                stage = hooks.get(at).prestart(prep);
+                stage = reattach ? hooks.get(at).reattach(prep) : hooks.get(at).prestart(prep);
             } catch (HookFailure | RuntimeException e) {
                 done.accept(e);
                 return;

@@ -9,7 +9,7 @@ import java.util.concurrent.CompletionStage;
  * {@code env} with {@code ${...}} references to them (and to {@code ${meta.<key>}}) resolved, then the driver
  * config resolved against both. {@link TaskPrep#vars()} keeps what later hooks (artifact sources) interpolate.
  * Every run (the environment can change between runs: a poststop's result variables). Synchronous, pure but for
- * the host lookup; idempotent.
+ * the host lookup; idempotent. A re-attached run gets the same env again (what its templates read).
  */
 final class TaskEnvHook implements TaskHook {
     private final TaskRunnerHost host;
@@ -44,5 +44,11 @@ final class TaskEnvHook implements TaskHook {
         prep.config(new Interpolator(vars).applyAll(prep.config()));
         prep.vars(vars);
         return DONE;
+    }
+
+    /** The env of a re-attached run, built as for a start: the templates' re-render reads it. */
+    @Override
+    public CompletionStage<Void> reattach(TaskPrep prep) throws HookFailure {
+        return prestart(prep);
     }
 }

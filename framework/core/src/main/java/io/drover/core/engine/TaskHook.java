@@ -19,6 +19,10 @@ import java.util.concurrent.CompletionStage;
  * policy applies; anything else fails the task with a Setup Failure.
  * <li>A stop while the returned stage is pending cancels it ({@code CompletableFuture.cancel}): the work should
  * stop soon after, and its result is ignored either way.
+ * <li>{@link #reattach} is called instead, with the same rules, when a restarted agent re-attaches to a run a
+ * previous agent started ({@link RunRecovery}): the run is already live, so a hook only rebuilds what it keeps for
+ * the run (the env a template reads, the template watch) and never touches what the run already has; by
+ * default it does nothing.
  * </ul>
  */
 interface TaskHook {
@@ -28,4 +32,9 @@ interface TaskHook {
     String name();
 
     CompletionStage<Void> prestart(TaskPrep prep) throws HookFailure;
+
+    /** A re-attached run (see the contract above): nothing, unless the hook keeps state for its run. */
+    default CompletionStage<Void> reattach(TaskPrep prep) throws HookFailure {
+        return DONE;
+    }
 }

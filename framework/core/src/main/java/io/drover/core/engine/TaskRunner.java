@@ -266,7 +266,8 @@ final class TaskRunner {
     }
 
     /**
-     * Re-attaches to the run a previous agent started, from its persisted handle. On failure the task is
+     * Re-attaches to the run a previous agent started, from its persisted handle, then runs the hooks' re-attach
+     * ({@link TaskStart#reattach}: the templates rendered again and watched). On failure the task is
      * {@linkplain #lost lost}.
      */
     void recover(TaskHandle handle) {
@@ -290,6 +291,9 @@ final class TaskRunner {
         }
         watch.watch(run, runStartedAt, true);
         host.taskChanged(this, true);
+        if (step == Step.RUNNING) {
+            starter.reattach(run); // its templates are watched from now on, not from its next run
+        }
     }
 
     /** A task that was live when the previous agent died and cannot be re-attached: failed, with the reason. */

@@ -23,7 +23,7 @@ import java.util.concurrent.CompletionStage;
  * completes for a run the runner no longer starts ({@link TaskRunner#starting}).
  *
  * <p>Serial executor of the allocation only (driver stages and timers hop onto it). {@link #cancel} is
- * idempotent; {@link #begin} is not (each call runs the hooks once more).
+ * idempotent; {@link #begin} and {@link #reattach} are not (each call runs the hooks once more).
  */
 final class TaskStart {
     private final TaskRunner runner;
@@ -35,6 +35,8 @@ final class TaskStart {
     private final List<TaskHook> hooks;
 
     private PrestartChain prestart;
+    /** The hooks' {@link TaskHook#reattach} for a re-attached run, while they work. */
+    private PrestartChain reattaching;
     private Timers.Cancellable startTimeoutTimer;
 
     TaskStart(TaskRunner runner, Task task, TaskRunnerHost host, TaskLog log, TaskDriverCalls calls,
@@ -87,6 +89,27 @@ final class TaskStart {
         TaskPrep prep = new TaskPrep(task, thisRun, first, runner::record);
         prestart = new PrestartChain(hooks, prep, host.serial(), err -> prepared(prep, err));
         prestart.start();
+    }
+
+    /**
+     * Run {@code thisRun}, which a previous agent started, was re-attached (the runner is RUNNING it): each hook's
+     * {@link TaskHook#reattach} in order (the env, then the templates rendered again and watched). Nothing is
+     * started; a hook that fails kills the run, which ends failed, with the hook's reason.
+     */
+    void reattach(int thisRun) {
+        TaskPrep prep = new TaskPrep(task, thisRun, false, runner::record);
+        PrestartChain chain = new PrestartChain(hooks, prep, host.serial(), err -> reattached(thisRun, err), true);
+        reattaching = chain;
+        chain.start();
+    }
+
+    private void reattached(int thisRun, Throwable err) {
+        reattaching = null;
+        if (err == null || !runner.live(thisRun)) {
+            return;
+        }
+        log.warn("re-attached task's hooks failed: {}", TaskHooks.describe(err));
+        stop.killFailing(TaskHooks.describe(err));
     }
 
     private void prepared(TaskPrep prep, Throwable err) {
@@ -224,6 +247,10 @@ final class TaskStart {
         if (prestart != null) {
             prestart.cancel();
             prestart = null;
+        }
+        if (reattaching != null) {
+            reattaching.cancel();
+            reattaching = null;
         }
     }
 

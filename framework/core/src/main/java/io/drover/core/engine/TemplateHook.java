@@ -29,7 +29,8 @@ import java.util.concurrent.CompletionStage;
  * <p>After the first render the templates are watched ({@link TemplateWatch}): a changed input re-renders them and
  * their {@code change_mode} applies; a restart's run gets the env of the latest render. A failure of the first
  * render is a Setup Failure that fails the task (Nomad: a template that cannot render fails the task). A stop
- * cancels the render.
+ * cancels the render. A run a restarted agent re-attached is rendered again and watched from then on
+ * ({@link #reattach}).
  */
 final class TemplateHook implements TaskHook {
     /** What a re-render acts on: the task. Serial executor only. */
@@ -59,11 +60,16 @@ final class TemplateHook implements TaskHook {
     /** The first render: each template's output and inputs, and the env of the env = true ones. */
     private record First(List<TemplateWatch.Rendered> rendered, Map<String, String> env) {}
 
+    /** The re-render of a re-attached run: the templates to watch, those whose output changed, the env. */
+    private record Restored(List<TemplateWatch.Rendered> watched, List<Template> changed, Map<String, String> env) {}
+
     private final TaskRunnerHost host;
     private final Task task;
     private final java.util.random.RandomGenerator random;
     /** The env of the env = true templates, once rendered (serial executor). */
     private Map<String, String> renderedEnv;
+    /** Whether a {@link TemplateWatch} runs for the task: one at most, from a first run or a re-attach. */
+    private boolean watching;
 
     TemplateHook(TaskRunnerHost host, Task task) {
         this(host, task, java.util.concurrent.ThreadLocalRandom.current());
@@ -91,17 +97,7 @@ final class TemplateHook implements TaskHook {
             apply(prep, renderedEnv);
             return DONE;
         }
-        Path taskDir;
-        try {
-            taskDir = host.dirs().task(prep.task().name()).normalize();
-        } catch (UnsafePathException e) {
-            throw HookFailure.setup("failed to prepare the task: " + e.getMessage());
-        }
-        TemplateRender.Dirs dirs = new TemplateRender.Dirs(new ClientPath(taskDir, host.dirs().shared()), prep.vars(),
-                new ServiceReads(host.services(), prep.env().getOrDefault("NOMAD_NAMESPACE", "default"),
-                        prep.env().getOrDefault("NOMAD_REGION", "global"), host.variables(), List.of(
-                                prep.env().getOrDefault("NOMAD_JOB_ID", prep.env().getOrDefault("NOMAD_JOB_NAME", "")),
-                                prep.env().getOrDefault("NOMAD_GROUP_NAME", ""), prep.task().name())));
+        TemplateRender.Dirs dirs = dirs(prep);
         Map<String, String> env = Map.copyOf(prep.env());
         Instant now = host.timers().now();
         CompletableFuture<First> work = new CompletableFuture<>();
@@ -121,7 +117,8 @@ final class TemplateHook implements TaskHook {
             apply(prep, first.env());
             List<TemplateWatch.Rendered> watched = first.rendered().stream().filter(r -> !r.template.once())
                     .toList();
-            if (!watched.isEmpty()) { // once: rendered, never watched again
+            if (!watched.isEmpty() && !watching) { // once: rendered, never watched again
+                watching = true;
                 new TemplateWatch(host, task, vars -> renderedEnv = vars, watched, env, dirs, random).start();
             }
             return null;
@@ -168,6 +165,105 @@ final class TemplateHook implements TaskHook {
             }
             work.completeExceptionally(e);
         });
+    }
+
+    /**
+     * A run a previous agent started, re-attached (Nomad's template hook on restore): the templates that are
+     * watched are rendered again on the {@link HookPool}, against the run's env; one whose output differs from
+     * what its destination holds (an input changed while no agent ran) is written and its change_mode applies, as
+     * after any re-render; one that renders the same is left alone, so a re-attach that changed nothing neither
+     * restarts nor signals the task. Then they are watched as after a first run. {@code once} templates are not
+     * rendered again nor watched (their env is read back from their destination for the next run). A template
+     * that can no longer render fails the stage: the task is killed, failed ({@link TaskStart}).
+     */
+    @Override
+    public CompletionStage<Void> reattach(TaskPrep prep) throws HookFailure {
+        List<Template> templates = prep.task().runtime().templates();
+        if (templates.isEmpty() || renderedEnv != null) {
+            return DONE;
+        }
+        TemplateRender.Dirs dirs = dirs(prep);
+        Map<String, String> env = Map.copyOf(prep.env());
+        Instant now = host.timers().now();
+        CompletableFuture<Restored> work = new CompletableFuture<>();
+        CompletableFuture<Void> running = HookPool.submit(() -> work.complete(restoreAll(templates, env, dirs, now)));
+        running.whenComplete((v, e) -> {
+            if (e != null) {
+                work.completeExceptionally(e);
+            }
+        });
+        CompletableFuture<Void> result = work.handleAsync((restored, e) -> {
+            if (e != null) {
+                Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
+                        ? e.getCause() : e;
+                throw new java.util.concurrent.CompletionException(
+                        HookFailure.setup("Template failed: " + TaskHooks.describe(cause)));
+            }
+            if (renderedEnv != null || watching || task.dead()) {
+                return null; // a new run rendered them meanwhile (and watches them), or the task is gone
+            }
+            renderedEnv = restored.env();
+            if (!restored.watched().isEmpty()) {
+                watching = true;
+                new TemplateWatch(host, task, vars -> renderedEnv = vars, restored.watched(), env, dirs, random)
+                        .startReattached(restored.changed());
+            }
+            return null;
+        }, host.serial());
+        result.whenComplete((v, e) -> {
+            if (result.isCancelled()) {
+                running.cancel(true);
+            }
+        });
+        return result;
+    }
+
+    /** Where the templates read and write, and what they resolve, for the run {@code prep} prepares. */
+    private TemplateRender.Dirs dirs(TaskPrep prep) throws HookFailure {
+        Path taskDir;
+        try {
+            taskDir = host.dirs().task(prep.task().name()).normalize();
+        } catch (UnsafePathException e) {
+            throw HookFailure.setup("failed to prepare the task: " + e.getMessage());
+        }
+        return new TemplateRender.Dirs(new ClientPath(taskDir, host.dirs().shared()), prep.vars(),
+                new ServiceReads(host.services(), prep.env().getOrDefault("NOMAD_NAMESPACE", "default"),
+                        prep.env().getOrDefault("NOMAD_REGION", "global"), host.variables(), List.of(
+                                prep.env().getOrDefault("NOMAD_JOB_ID", prep.env().getOrDefault("NOMAD_JOB_NAME", "")),
+                                prep.env().getOrDefault("NOMAD_GROUP_NAME", ""), prep.task().name())));
+    }
+
+    /**
+     * Pool thread: the re-attached run's templates rendered again; those watched whose output differs from their
+     * destination written. {@code once} ones are only read back (their env), rendered only when their destination
+     * is gone.
+     */
+    private static Restored restoreAll(List<Template> templates, Map<String, String> env, TemplateRender.Dirs dirs,
+            Instant now) throws TemplateException, ArtifactException, IOException {
+        Map<String, String> out = new LinkedHashMap<>();
+        List<TemplateWatch.Rendered> watched = new ArrayList<>();
+        List<Template> changed = new ArrayList<>();
+        for (Template t : templates) {
+            String current = TemplateRender.current(t, dirs);
+            if (t.once() && current != null) {
+                out.putAll(TemplateRender.env(t, current));
+                continue;
+            }
+            Map<Path, String> inputs = new LinkedHashMap<>();
+            Map<io.drover.core.template.NomadQuery, String> reads = new LinkedHashMap<>();
+            String text = TemplateRender.render(t, env, dirs, now, inputs, reads);
+            if (!text.equals(current)) {
+                TemplateRender.write(t, dirs, text);
+                if (!t.once()) {
+                    changed.add(t);
+                }
+            }
+            out.putAll(TemplateRender.env(t, text));
+            if (!t.once()) {
+                watched.add(new TemplateWatch.Rendered(t, text, inputs, reads));
+            }
+        }
+        return new Restored(watched, changed, out);
     }
 
     /** Adds the templates' env to the run and resolves the driver config again against it. Serial executor. */

@@ -119,6 +119,32 @@ final class TemplateRender {
     }
 
     /**
+     * What the template's destination holds now (what a previous agent rendered), or null when it is missing, is
+     * not a regular file, or cannot be read: a link on the way or at the end is never followed (a task could plant
+     * one), so it reads as "not what we rendered" and the next write replaces it.
+     */
+    static String current(Template t, Dirs dirs) {
+        var to = dirs.resolve(t.destination(), ClientPath.Kind.DESTINATION);
+        if (to.isEmpty() || to.get().relative().isEmpty()) {
+            return null;
+        }
+        try {
+            Path root = to.get().root();
+            Path dest = SafeFiles.inside(root, to.get().relative(), "template destination");
+            SafeFiles.checkReadable(root, dest);
+            BasicFileAttributes a = Files.readAttributes(dest, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            if (!a.isRegularFile() || a.size() > 16 << 20) {
+                return null;
+            }
+            try (var in = Files.newByteChannel(dest, Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))) {
+                return new String(java.nio.channels.Channels.newInputStream(in).readAllBytes(), StandardCharsets.UTF_8);
+            }
+        } catch (ArtifactException | IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
      * {@code uid}/{@code gid}: the rendered file is given to them, as consul-template does for Nomad — by the agent
      * (root), on the file itself, never on what a link planted in its place points to ({@code lchown}). Before the
      * perms are set, since a chown clears the set-id bits.

@@ -34,7 +34,8 @@ import java.util.random.RandomGenerator;
  * {@code signal} (each distinct {@code change_signal}: "Template re-rendered"), {@code script} (each changed
  * template's {@code change_script}, inside the task through its driver's exec: {@link TemplateScripts}), {@code noop}
  * nothing. A template that can no longer render kills the task, failed ("Template failed: ..."). Templates with
- * {@code once} are not watched (their task's watch is never started). The splay's delay is drawn from the
+ * {@code once} are not watched (their task's watch is never started). A run a restarted agent re-attached is
+ * watched from then on ({@link #startReattached}). The splay's delay is drawn from the
  * {@link RandomGenerator} it is given (the engine's; a seeded one in tests).
  *
  * <p>Threads: no thread of its own and no thread per template. The poll is a timer that posts onto the
@@ -98,9 +99,23 @@ final class TemplateWatch {
         this.random = random;
     }
 
-    /** Arms the first poll. Serial executor; once. */
+    /** Arms the first poll. Serial executor; once (this or {@link #startReattached}). */
     void start() {
         arm(POLL);
+    }
+
+    /**
+     * Starts watching the templates of a re-attached run, whose re-render found {@code changed} (templates whose
+     * output differed from what their destination held): their change_mode applies as after any re-render (with
+     * the splay), then the polls go on; none changed, the run is left alone and the first poll is armed. Serial
+     * executor; once (this or {@link #start}).
+     */
+    void startReattached(List<Template> changed) {
+        if (changed.isEmpty()) {
+            start();
+        } else {
+            polled(new Changes(List.copyOf(changed), null), null);
+        }
     }
 
     private void arm(Duration delay) {
