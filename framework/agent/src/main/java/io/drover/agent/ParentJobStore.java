@@ -3,13 +3,9 @@ package io.drover.agent;
 import io.drover.core.spec.Job;
 import io.drover.core.store.JobCodec;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
 
 /**
@@ -76,19 +72,6 @@ final class ParentJobStore {
 
     /** Replaces the file's content durably. */
     synchronized void save(List<Saved> parents) throws IOException {
-        Path tmp = file.resolveSibling(FILE + ".tmp");
-        Files.deleteIfExists(tmp);
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            ch.write(java.nio.ByteBuffer.wrap(JobCodec.write(new Content(parents))));
-            ch.force(true);
-        }
-        try {
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-        }
-        try (FileChannel dir = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
-            dir.force(true);
-        }
+        io.drover.core.store.DurableFile.replace(file, JobCodec.write(new Content(parents)));
     }
 }

@@ -3,13 +3,9 @@ package io.drover.core.vars;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -165,21 +161,8 @@ public final class VariableStore {
     }
 
     private void save(List<Variable> all) throws IOException {
-        Path tmp = file.resolveSibling(FILE + ".tmp");
-        Files.deleteIfExists(tmp);
-        try (FileChannel ch = FileChannel.open(tmp, java.util.Set.of(StandardOpenOption.CREATE_NEW,
-                StandardOpenOption.WRITE), java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")))) { // the items are secrets
-            ch.write(java.nio.ByteBuffer.wrap(JSON.writeValueAsBytes(new Content(all))));
-            ch.force(true);
-        }
-        try {
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-        }
-        try (FileChannel dir = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
-            dir.force(true);
-        }
+        io.drover.core.store.DurableFile.replace(file, JSON.writeValueAsBytes(new Content(all)),
+                java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"))); // the items are secrets
     }
 }
