@@ -77,6 +77,16 @@ final class CorpusVerdict {
         return "";
     }
 
+    /**
+     * The allocation a static port clash names in a failure's {@link #detail} ("... is already used by allocation
+     * ID"), or null when the failure is not such a clash.
+     */
+    static String portTakenBy(String detail) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("is already used by allocation ([0-9a-f-]{36})")
+                .matcher(detail);
+        return m.find() ? m.group(1) : null;
+    }
+
     /** The last line a task wrote on stderr, for the report (read by the test, not by the agent). */
     private static String lastLine(java.nio.file.Path log) {
         try {
