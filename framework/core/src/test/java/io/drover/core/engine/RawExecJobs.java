@@ -49,6 +49,11 @@ final class RawExecJobs implements AutoCloseable {
 
     /** On {@code runtime} (a test's own timers around a real pool), closed with this. */
     RawExecJobs(Path dataDir, EngineRuntime runtime) throws Exception {
+        this(dataDir, runtime, java.util.Map.of());
+    }
+
+    /** With {@code nodeVars} as the node's interpolation variables ({@link EngineConfig#nodeVars}). */
+    RawExecJobs(Path dataDir, EngineRuntime runtime, java.util.Map<String, String> nodeVars) throws Exception {
         this.dataDir = dataDir;
         this.runtime = runtime;
         RawExecDriver rawExec = RawExecAgent.driver(runtime);
@@ -63,8 +68,8 @@ final class RawExecJobs implements AutoCloseable {
                 return Set.of("raw_exec");
             }
         };
-        this.engine = new Engine(new EngineConfig(dataDir, Duration.ofSeconds(30), GcKillPolicy.PRESERVE_STATES),
-                catalog, runtime);
+        this.engine = new Engine(new EngineConfig(dataDir, Duration.ofSeconds(30), GcKillPolicy.PRESERVE_STATES)
+                .withNode(nodeVars), catalog, runtime);
     }
 
     /** Polls {@code condition} until it holds, failing after 30 s with {@code what}: awaiting an event, no sleep. */
