@@ -93,7 +93,7 @@ final class CorpusVerdict {
             List<String> l = java.nio.file.Files.readAllLines(log).stream().filter(x -> !x.isBlank()).toList();
             return l.isEmpty() ? "" : " stderr: " + String.join(" | ", l.subList(Math.max(0, l.size() - 6), l.size()));
         } catch (java.nio.file.NoSuchFileException e) {
-            return " (stderr gone: the allocation was collected)";
+            return " (no stderr: the task never ran)"; // the check's agent collects nothing
         } catch (java.io.IOException | java.io.UncheckedIOException e) {
             return " (stderr unreadable: " + e.getMessage() + ")";
         }
