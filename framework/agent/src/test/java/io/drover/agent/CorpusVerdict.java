@@ -66,8 +66,13 @@ final class CorpusVerdict {
                     if (e.type() == TaskEventType.DRIVER_FAILURE || e.type() == TaskEventType.SETUP_FAILURE
                             || e.type() == TaskEventType.ARTIFACT_DOWNLOAD_FAILED
                             || (e.type() == TaskEventType.TERMINATED && e.exitCode() != 0)) {
+                        // a death by a signal: the task's events say whether the agent sent it (Killing) or not
+                        String events = e.type() == TaskEventType.TERMINATED && e.exitCode() > 128
+                                ? " events: " + t.getValue().events().stream().map(x -> x.type().wireName()).toList()
+                                : "";
                         return " [" + t.getKey() + ": " + e.type().wireName() + ": "
                                 + (e.displayMessage() + " " + e.driverError() + " " + e.setupError()).strip() + "]"
+                                + events
                                 + lastLine(dataDir.resolve("alloc").resolve(id).resolve("alloc").resolve("logs")
                                         .resolve(t.getKey() + ".stderr.0"));
                     }
