@@ -131,7 +131,7 @@ public final class Agent implements AutoCloseable {
                 index::next);
         Engine engine = new Engine(new EngineConfig(dataDir, config.client().maxKillTimeout(),
                 config.client().gcKillPolicy(), config.client().driverStartTimeout(), config.client().dynamicPorts(),
-                config.client().node().hostVolumes(), services, variables),
+                config.client().node().hostVolumes(), services, variables).withNode(node.interpolationVars()),
                 catalog, runtime, store,
                 allocIds);
         JobRegistry jobs = new JobRegistry(engine, config.client().taskLimits(), index,

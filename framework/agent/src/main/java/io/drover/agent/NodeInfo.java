@@ -42,6 +42,25 @@ public record NodeInfo(String id, String name, String datacenter, String nodeCla
         return NodeFeasibility.of(attrs, id, name, datacenter, nodeClass, nodePool, meta).withHostVolumes(volumes);
     }
 
+    /**
+     * What a task's {@code ${attr.<name>}}, {@code ${node.*}} and {@code ${meta.<key>}} resolve to (Nomad's taskenv
+     * node attributes, {@code setNode}): the attributes, {@code node.unique.id}, {@code node.unique.name},
+     * {@code node.datacenter}, {@code node.class}, {@code node.pool}, {@code node.region} ("global", the only
+     * region), and the node's meta.
+     */
+    public Map<String, String> interpolationVars() {
+        Map<String, String> vars = new TreeMap<>();
+        attributes.forEach((k, v) -> vars.put("attr." + k, v));
+        meta.forEach((k, v) -> vars.put("meta." + k, v));
+        vars.put("node.unique.id", java.util.Objects.toString(id, ""));
+        vars.put("node.unique.name", java.util.Objects.toString(name, ""));
+        vars.put("node.datacenter", java.util.Objects.toString(datacenter, ""));
+        vars.put("node.class", java.util.Objects.toString(nodeClass, ""));
+        vars.put("node.pool", java.util.Objects.toString(nodePool, ""));
+        vars.put("node.region", "global");
+        return vars;
+    }
+
     /** Reads or creates the node id in {@code dataDir} and fingerprints this machine (blocking). */
     public static NodeInfo load(Path dataDir, AgentConfig config) throws IOException {
         String hostname = hostname();

@@ -66,8 +66,13 @@ final class CorpusVerdict {
                     if (e.type() == TaskEventType.DRIVER_FAILURE || e.type() == TaskEventType.SETUP_FAILURE
                             || e.type() == TaskEventType.ARTIFACT_DOWNLOAD_FAILED
                             || (e.type() == TaskEventType.TERMINATED && e.exitCode() != 0)) {
+                        // a death by a signal: the task's events say whether the agent sent it (Killing) or not
+                        String events = e.type() == TaskEventType.TERMINATED && e.exitCode() > 128
+                                ? " events: " + t.getValue().events().stream().map(x -> x.type().wireName()).toList()
+                                : "";
                         return " [" + t.getKey() + ": " + e.type().wireName() + ": "
                                 + (e.displayMessage() + " " + e.driverError() + " " + e.setupError()).strip() + "]"
+                                + events
                                 + lastLine(dataDir.resolve("alloc").resolve(id).resolve("alloc").resolve("logs")
                                         .resolve(t.getKey() + ".stderr.0"));
                     }
@@ -77,13 +82,23 @@ final class CorpusVerdict {
         return "";
     }
 
+    /**
+     * The allocation a static port clash names in a failure's {@link #detail} ("... is already used by allocation
+     * ID"), or null when the failure is not such a clash.
+     */
+    static String portTakenBy(String detail) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("is already used by allocation ([0-9a-f-]{36})")
+                .matcher(detail);
+        return m.find() ? m.group(1) : null;
+    }
+
     /** The last line a task wrote on stderr, for the report (read by the test, not by the agent). */
     private static String lastLine(java.nio.file.Path log) {
         try {
             List<String> l = java.nio.file.Files.readAllLines(log).stream().filter(x -> !x.isBlank()).toList();
             return l.isEmpty() ? "" : " stderr: " + String.join(" | ", l.subList(Math.max(0, l.size() - 6), l.size()));
         } catch (java.nio.file.NoSuchFileException e) {
-            return " (stderr gone: the allocation was collected)";
+            return " (no stderr: the task never ran)"; // the check's agent collects nothing
         } catch (java.io.IOException | java.io.UncheckedIOException e) {
             return " (stderr unreadable: " + e.getMessage() + ")";
         }

@@ -123,18 +123,20 @@ public final class RunCommand implements Callable<Integer> {
                 return ExitCodes.USAGE;
             }
             List<AllocationState> allocs;
+            io.drover.agent.NodeInfo nodeInfo;
+            try {
+                nodeInfo = io.drover.agent.NodeInfo.load(data.path(), agent);
+            } catch (java.io.IOException e) {
+                throw new IllegalStateException("cannot describe this node in " + data.path() + ": "
+                        + e.getMessage(), e);
+            }
             EngineConfig engineConfig = new EngineConfig(data.path(), client.maxKillTimeout(), client.gcKillPolicy(),
-                    client.driverStartTimeout(), client.dynamicPorts(), client.node().hostVolumes());
+                    client.driverStartTimeout(), client.dynamicPorts(), client.node().hostVolumes())
+                    .withNode(nodeInfo.interpolationVars());
             try (Engine engine = new Engine(engineConfig, registry, runtime);
                     LiveStatus live = new LiveStatus(ctx.err(), ctx.errIsTerminal(), verbose, ctx.terminalWidth())) {
                 engine.addListener(live);
-                io.drover.core.spec.placement.NodeFeasibility node;
-                try {
-                    node = io.drover.agent.NodeInfo.load(data.path(), agent).feasibility(registry.names());
-                } catch (java.io.IOException e) {
-                    throw new IllegalStateException("cannot describe this node in " + data.path() + ": "
-                            + e.getMessage(), e);
-                }
+                io.drover.core.spec.placement.NodeFeasibility node = nodeInfo.feasibility(registry.names());
                 JobRunner runner = new JobRunner(engine, node,
                         line -> ctx.err().println(TerminalText.escape(line)));
                 allocs = runToEnd(runner, loaded, signals, hook, interruptWait);

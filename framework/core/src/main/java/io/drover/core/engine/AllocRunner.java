@@ -265,6 +265,11 @@ final class AllocRunner implements TaskRunnerHost {
     }
 
     @Override
+    public Map<String, String> nodeVars() {
+        return config.nodeVars();
+    }
+
+    @Override
     public Duration maxKillTimeout() {
         return config.maxKillTimeout();
     }

@@ -33,7 +33,9 @@ final class TaskEnvHook implements TaskHook {
         }
         Map<String, String> meta = new LinkedHashMap<>();
         host.meta(prep.task()).forEach((k, v) -> meta.put("meta." + k, v));
-        Map<String, String> vars = new LinkedHashMap<>(env);
+        // the node's attr.*, node.* and meta.* first: the task's env and the job's meta win, as Nomad's env map does
+        Map<String, String> vars = new LinkedHashMap<>(host.nodeVars());
+        vars.putAll(env);
         vars.putAll(meta);
         Interpolator runtime = new Interpolator(vars);
         Map<String, String> taskEnv = new LinkedHashMap<>();

@@ -76,6 +76,11 @@ interface TaskRunnerHost {
         return null;
     }
 
+    /** This node's interpolation variables ({@link EngineConfig#nodeVars}); empty: none. Any thread. */
+    default Map<String, String> nodeVars() {
+        return Map.of();
+    }
+
     /** The task's merged meta (task over group over job), what {@code ${meta.<key>}} reads. */
     default Map<String, String> meta(Task task) {
         return Map.of();

@@ -96,7 +96,7 @@ class ArtifactEngineTest {
                     }
                   }
                 }
-                """.formatted(id, restart, artifactBlock, RawExecJobs.MARKER_ENV, script);
+                """.formatted(id, restart, artifactBlock, RawExecJobs.markerEnv(), script);
     }
 
     private static List<TaskEventType> types(AllocationState a) {

@@ -82,7 +82,7 @@ class HostVolumeEngineTest {
                     }
                   }
                 }
-                """.formatted(source, driver, RawExecJobs.MARKER_ENV, config);
+                """.formatted(source, driver, RawExecJobs.markerEnv(), config);
     }
 
     private Engine engine(EngineRuntime runtime, Map<String, HostVolumeConfig> volumes, TaskDriver... drivers) {

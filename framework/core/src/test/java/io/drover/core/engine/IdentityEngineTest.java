@@ -58,7 +58,7 @@ class IdentityEngineTest {
                     }
                   }
                 }
-                """.formatted(RawExecJobs.MARKER_ENV);
+                """.formatted(RawExecJobs.markerEnv());
         try (RawExecJobs jobs = new RawExecJobs(dataDir)) {
             AllocationState done = jobs.run(job);
             assertThat(done.clientStatus()).as(done.toString()).isEqualTo(ClientStatus.COMPLETE);

@@ -56,7 +56,7 @@ class NetworkEngineTest {
                     }
                   }
                 }
-                """.formatted(count, ports, RawExecJobs.MARKER_ENV);
+                """.formatted(count, ports, RawExecJobs.markerEnv());
     }
 
     @Test

@@ -22,12 +22,17 @@ import java.util.Set;
 
 /**
  * Runs HCL job files on a real engine with the real raw_exec driver, for tests of what tasks see at run time.
- * A job's tasks should carry {@link #MARKER_ENV} in their env so that {@link ProcessLeakCheck} sees them.
+ * A job's tasks should carry {@link #markerEnv()} in their env so that {@link ProcessLeakCheck} sees them.
  */
 final class RawExecJobs implements AutoCloseable {
-    /** An env block line that marks a task's processes for the leak check. */
-    static final String MARKER_ENV = ProcessLeakCheck.MARKER_VAR + " = \""
-            + ProcessLeakCheck.env().get(ProcessLeakCheck.MARKER_VAR) + "\"";
+    /**
+     * An env block line that marks a task's processes for the leak check: the CURRENT test's marker, so call it
+     * while the test runs, never from a static initialiser (a constant would keep the marker of whichever test
+     * first loaded the class, and every later test's leak check would be blind to its own tasks).
+     */
+    static String markerEnv() {
+        return ProcessLeakCheck.MARKER_VAR + " = \"" + ProcessLeakCheck.env().get(ProcessLeakCheck.MARKER_VAR) + "\"";
+    }
 
     final EngineRuntime runtime;
     final Engine engine;
@@ -39,8 +44,18 @@ final class RawExecJobs implements AutoCloseable {
 
     /** @param workers engine threads (1: any blocking on an engine thread would hold every allocation) */
     RawExecJobs(Path dataDir, int workers) throws Exception {
+        this(dataDir, EngineRuntime.real(workers));
+    }
+
+    /** On {@code runtime} (a test's own timers around a real pool), closed with this. */
+    RawExecJobs(Path dataDir, EngineRuntime runtime) throws Exception {
+        this(dataDir, runtime, java.util.Map.of());
+    }
+
+    /** With {@code nodeVars} as the node's interpolation variables ({@link EngineConfig#nodeVars}). */
+    RawExecJobs(Path dataDir, EngineRuntime runtime, java.util.Map<String, String> nodeVars) throws Exception {
         this.dataDir = dataDir;
-        this.runtime = EngineRuntime.real(workers);
+        this.runtime = runtime;
         RawExecDriver rawExec = RawExecAgent.driver(runtime);
         DriverCatalog catalog = new DriverCatalog() {
             @Override
@@ -53,8 +68,8 @@ final class RawExecJobs implements AutoCloseable {
                 return Set.of("raw_exec");
             }
         };
-        this.engine = new Engine(new EngineConfig(dataDir, Duration.ofSeconds(30), GcKillPolicy.PRESERVE_STATES),
-                catalog, runtime);
+        this.engine = new Engine(new EngineConfig(dataDir, Duration.ofSeconds(30), GcKillPolicy.PRESERVE_STATES)
+                .withNode(nodeVars), catalog, runtime);
     }
 
     /** Polls {@code condition} until it holds, failing after 30 s with {@code what}: awaiting an event, no sleep. */

@@ -51,7 +51,7 @@ class RemoteArtifactTest {
                     }
                   }
                 }
-                """.formatted(source, RawExecJobs.MARKER_ENV);
+                """.formatted(source, RawExecJobs.markerEnv());
     }
 
     @ParameterizedTest

@@ -56,7 +56,7 @@ class RuntimeEnvTest {
                     }
                   }
                 }
-                """.formatted(RawExecJobs.MARKER_ENV);
+                """.formatted(RawExecJobs.markerEnv());
         try (RawExecJobs jobs = new RawExecJobs(dataDir)) {
             AllocationState done = jobs.run(job);
             assertThat(done.clientStatus()).isEqualTo(ClientStatus.COMPLETE);
@@ -87,7 +87,7 @@ class RuntimeEnvTest {
                     }
                   }
                 }
-                """.formatted(RawExecJobs.MARKER_ENV);
+                """.formatted(RawExecJobs.markerEnv());
         try (RawExecJobs jobs = new RawExecJobs(dataDir)) {
             AllocationState done = jobs.run(job);
             assertThat(jobs.stdout(done, "show"))

@@ -27,7 +27,8 @@ class ServiceRegistryEngineTest {
     @TempDir
     Path dataDir;
 
-    private static final String SLEEP = """
+    private static String sleep() {
+        return """
                       config {
                         command = "sh"
                         args = ["-c", "while true; do sleep 0.05; done"]
@@ -35,7 +36,8 @@ class ServiceRegistryEngineTest {
                       env {
                         %s
                       }
-            """.formatted(RawExecJobs.MARKER_ENV);
+            """.formatted(RawExecJobs.markerEnv());
+    }
 
     private static String db(int count) {
         return """
@@ -70,10 +72,11 @@ class ServiceRegistryEngineTest {
                     }
                   }
                 }
-                """.formatted(count, SLEEP);
+                """.formatted(count, sleep());
     }
 
-    private static final String CLIENT = """
+    private static String client() {
+        return """
             job "client" {
               group "g" {
                 task "t" {
@@ -97,7 +100,8 @@ class ServiceRegistryEngineTest {
                 }
               }
             }
-            """.formatted(SLEEP);
+            """.formatted(sleep());
+    }
 
     private static String read(Path p) {
         try {
@@ -155,7 +159,7 @@ class ServiceRegistryEngineTest {
     @Test
     void aTemplateRendersTheRegistryAndRendersAgainWhenItChanges() throws Exception {
         try (RawExecJobs jobs = new RawExecJobs(dataDir)) {
-            String client = jobs.engine.submit(RawExecJobs.parse(CLIENT)).get(0).id();
+            String client = jobs.engine.submit(RawExecJobs.parse(client())).get(0).id();
             Path dir = AllocDirs.of(dataDir, client).task("t");
             RawExecJobs.await(() -> events(jobs, client, TaskEventType.STARTED) == 1, "the client's first run");
             assertThat(read(dir.resolve("local/db.txt"))).as("nothing registered yet").isEmpty();

@@ -95,7 +95,7 @@ class SharedAllocPathsEngineTest {
                     }
                   }
                 }
-                """.formatted(server.getAddress().getPort(), RawExecJobs.MARKER_ENV, RawExecJobs.MARKER_ENV);
+                """.formatted(server.getAddress().getPort(), RawExecJobs.markerEnv(), RawExecJobs.markerEnv());
     }
 
     @Test
@@ -138,7 +138,7 @@ class SharedAllocPathsEngineTest {
                     }
                   }
                 }
-                """.formatted(RawExecJobs.MARKER_ENV);
+                """.formatted(RawExecJobs.markerEnv());
         try (RawExecJobs jobs = new RawExecJobs(dataDir)) {
             AllocationState done = jobs.run(hcl);
             assertThat(done.clientStatus()).isEqualTo(ClientStatus.FAILED);
@@ -180,7 +180,7 @@ class SharedAllocPathsEngineTest {
                     }
                   }
                 }
-                """.formatted(server.getAddress().getPort(), RawExecJobs.MARKER_ENV);
+                """.formatted(server.getAddress().getPort(), RawExecJobs.markerEnv());
         try (RawExecJobs jobs = new RawExecJobs(dataDir)) {
             AllocationState done = jobs.run(hcl);
             assertThat(done.clientStatus()).isEqualTo(ClientStatus.FAILED);

@@ -26,7 +26,8 @@ class SharedTemplateWatchTest {
     @TempDir
     Path dataDir;
 
-    private static final String JOB = """
+    private static String job() {
+        return """
             job "shared-watch" {
               group "g" {
                 restart {
@@ -55,7 +56,8 @@ class SharedTemplateWatchTest {
                 }
               }
             }
-            """.formatted(RawExecJobs.MARKER_ENV);
+            """.formatted(RawExecJobs.markerEnv());
+    }
 
     private static String read(Path p) {
         try {
@@ -84,7 +86,7 @@ class SharedTemplateWatchTest {
     void aSharedInputIsWatchedAndALinkedDirectoryOnTheWayIsRefused() throws Exception {
         Path outside = Files.createDirectories(dataDir.resolve("outside"));
         try (RawExecJobs jobs = new RawExecJobs(dataDir)) {
-            String id = jobs.engine.submit(RawExecJobs.parse(JOB)).get(0).id();
+            String id = jobs.engine.submit(RawExecJobs.parse(job())).get(0).id();
             Path shared = running(jobs, id);
             assertThat(read(shared.resolve("sub/out.txt"))).isEqualTo("v1");
             RawExecJobs.change(shared.resolve("in.tpl"), "v2");
@@ -105,7 +107,7 @@ class SharedTemplateWatchTest {
     void aLinkPlantedInPlaceOfASharedInputIsRefusedAtTheReRender() throws Exception {
         Path secret = Files.writeString(dataDir.resolve("secret.txt"), "outside-secret");
         try (RawExecJobs jobs = new RawExecJobs(dataDir)) {
-            String id = jobs.engine.submit(RawExecJobs.parse(JOB)).get(0).id();
+            String id = jobs.engine.submit(RawExecJobs.parse(job())).get(0).id();
             Path shared = running(jobs, id);
             Path in = shared.resolve("in.tpl");
             Files.delete(in);

@@ -73,7 +73,7 @@ class TemplateChangeTest {
                     }
                   }
                 }
-                """.formatted(changeMode, wait, RawExecJobs.MARKER_ENV);
+                """.formatted(changeMode, wait, RawExecJobs.markerEnv());
     }
 
     private static List<TaskEvent> events(RawExecJobs jobs, String id, TaskEventType type) {

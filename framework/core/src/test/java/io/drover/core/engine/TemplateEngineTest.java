@@ -49,7 +49,7 @@ class TemplateEngineTest {
                     }
                   }
                 }
-                """.formatted(templates, RawExecJobs.MARKER_ENV, script);
+                """.formatted(templates, RawExecJobs.markerEnv(), script);
     }
 
     @Test
@@ -143,7 +143,7 @@ class TemplateEngineTest {
                     }
                   }
                 }
-                """.formatted(RawExecJobs.MARKER_ENV, RawExecJobs.MARKER_ENV);
+                """.formatted(RawExecJobs.markerEnv(), RawExecJobs.markerEnv());
         try (RawExecJobs jobs = new RawExecJobs(dataDir, 1)) {
             AllocationState done = jobs.run(hcl);
             assertThat(done.clientStatus()).isEqualTo(ClientStatus.FAILED);

@@ -64,7 +64,7 @@ class TemplateScriptEngineTest {
                     }
                   }
                 }
-                """.formatted(args, timeout, failOnError, RawExecJobs.MARKER_ENV);
+                """.formatted(args, timeout, failOnError, RawExecJobs.markerEnv());
     }
 
     private static List<String> events(RawExecJobs jobs, String id, TaskEventType type) {

@@ -25,7 +25,8 @@ class VariablesEngineTest {
     @TempDir
     Path dataDir;
 
-    private static final String JOB = """
+    private static String job() {
+        return """
             job "web" {
               group "g" {
                 task "t" {
@@ -50,7 +51,8 @@ class VariablesEngineTest {
                 }
               }
             }
-            """.formatted(RawExecJobs.MARKER_ENV);
+            """.formatted(RawExecJobs.markerEnv());
+    }
 
     private static String read(Path p) {
         try {
@@ -64,7 +66,7 @@ class VariablesEngineTest {
     void aTaskWaitsForItsVariableThenRendersItAgainWhenItChanges() throws Exception {
         try (RawExecJobs jobs = new RawExecJobs(dataDir)) {
             VariableStore vars = jobs.engine.variables();
-            String id = jobs.engine.submit(RawExecJobs.parse(JOB)).get(0).id();
+            String id = jobs.engine.submit(RawExecJobs.parse(job())).get(0).id();
             Path dir = AllocDirs.of(dataDir, id).task("t");
             RawExecJobs.await(() -> jobs.engine.allocation(id).orElseThrow().taskStates().get("t").events().stream()
                     .anyMatch(e -> e.displayMessage().contains("Missing: nomad.var.block(nomad/jobs/web@default)")),
@@ -97,7 +99,7 @@ class VariablesEngineTest {
     @Test
     void aStopWhileWaitingForAVariableEndsTheTask() throws Exception {
         try (RawExecJobs jobs = new RawExecJobs(dataDir)) {
-            String id = jobs.engine.submit(RawExecJobs.parse(JOB)).get(0).id();
+            String id = jobs.engine.submit(RawExecJobs.parse(job())).get(0).id();
             RawExecJobs.await(() -> jobs.engine.allocation(id).orElseThrow().taskStates().get("t").events().stream()
                     .anyMatch(e -> e.displayMessage().contains("Missing:")), "the wait");
             jobs.engine.stop(id);

@@ -220,6 +220,16 @@ final class Chroot {
     }
 
     /** The host path of the first entry {@link #commandExists} finds (a link itself, not followed). */
+    /**
+     * A bare command name found in the task's {@code local/} or at its root ({@link TaskDirCommand}, Nomad's
+     * lookupTaskBin) as its in-chroot path ({@code /local/run.sh}, {@code /run.sh}); else {@code command}
+     * unchanged, for the PATH search inside the chroot.
+     */
+    static String inTaskDir(String command, Path taskDir) {
+        return io.drover.process.TaskDirCommand.find(command, taskDir)
+                .map(p -> "/" + taskDir.relativize(p)).orElse(command);
+    }
+
     java.util.Optional<Path> hostCommand(String command, String path, String workDir, Path taskDir,
             Path allocDir) {
         if (command.indexOf('/') >= 0) {

@@ -123,7 +123,7 @@ public final class ExecDriver extends ProcessTaskDriver {
         Path allocDir = task.allocDir();
         Map<String, String> env = Chroot.insideEnv(SupervisedTasks.envWithAgentPath(task), taskDir, allocDir,
                 HOST_VALUES);
-        String command = Chroot.inside(config.command(), taskDir, allocDir);
+        String command = Chroot.inTaskDir(Chroot.inside(config.command(), taskDir, allocDir), taskDir);
         List<String> args = config.args().stream().map(a -> Chroot.inside(a, taskDir, allocDir)).toList();
         java.util.Optional<Path> hostCommand = c.hostCommand(command, env.get("PATH"), config.workDir(), taskDir,
                 allocDir);

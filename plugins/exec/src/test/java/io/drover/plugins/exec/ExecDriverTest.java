@@ -193,6 +193,28 @@ class ExecDriverTest {
     }
 
     @Test
+    void aBareCommandIsLookedUpInLocalThenAtTheTaskDirsRootBeforeThePath() throws Exception {
+        // angrycub/env/escaped_env_vars: command = "run.sh", a template with destination = "run.sh" (0644, the
+        // task dir's root); Nomad's lookupTaskBin tries local/run.sh, then /run.sh, then the PATH in the chroot
+        for (String where : List.of("root", "local", "both")) {
+            TaskConfig probe = task(Map.of(), Map.of());
+            Path local = Files.createDirectories(probe.taskDir().resolve("local"));
+            if (!where.equals("local")) {
+                Files.writeString(probe.taskDir().resolve("run.sh"), "#!/bin/sh\necho root \"$1\"\n");
+            }
+            if (!where.equals("root")) {
+                Files.writeString(local.resolve("run.sh"), "#!/bin/sh\necho local \"$1\"\n");
+            }
+            TaskConfig task = new TaskConfig(probe.taskId(), probe.allocId(), probe.jobId(), probe.groupName(),
+                    probe.taskName(), Map.of("command", "run.sh", "args", List.of("a b")), probe.env(),
+                    probe.taskDir(), probe.allocDir(), probe.stdoutPath(), probe.stderrPath());
+            assertThat(run(task)).as(where).isEqualTo(ExitResult.code(0));
+            assertThat(Files.readString(task.stdoutPath())).as(where)
+                    .isEqualTo((where.equals("root") ? "root" : "local") + " a b\n");
+        }
+    }
+
+    @Test
     void aPlantedLinkOrHardLinkInLocalNeverMakesAHostFileExecutable() throws Exception {
         Path secret = Files.writeString(dir.resolve("shadow"), "#!/bin/sh\necho leaked\n");
         Files.setPosixFilePermissions(secret, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));

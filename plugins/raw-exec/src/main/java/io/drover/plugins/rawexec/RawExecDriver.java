@@ -99,7 +99,10 @@ public final class RawExecDriver extends ProcessTaskDriver {
             return CompletableFuture.failedFuture(new DriverException(e.getMessage(), false));
         }
         Path workDir = config.workDir() == null ? task.taskDir() : task.taskDir().resolve(config.workDir());
-        SpawnSpec spec = new SpawnSpec(config.command(), config.args(), SupervisedTasks.envWithAgentPath(task),
+        // as Nomad's lookupBin: a bare name is first looked for in local/, then at the task dir's root
+        String command = io.drover.process.TaskDirCommand.find(config.command(), task.taskDir())
+                .map(Path::toString).orElse(config.command());
+        SpawnSpec spec = new SpawnSpec(command, config.args(), SupervisedTasks.envWithAgentPath(task),
                 workDir, task.stdoutPath(), task.stderrPath(), SupervisedTasks.rotation(task),
                 SupervisedTasks.statusFile(task));
         // as Nomad's executor: a script written without perms (a template's local/run.sh) is made executable

@@ -186,6 +186,29 @@ class RawExecDriverTest {
     }
 
     @Test
+    void aBareCommandIsLookedUpInLocalThenAtTheTaskDirsRootBeforeThePath() throws Exception {
+        // Nomad's lookupBin: command = "run.sh" finds local/run.sh, then <task dir>/run.sh, then the PATH; a
+        // template without perms rendered there (0644) runs, made executable
+        for (String where : List.of("root", "local", "both")) {
+            TaskConfig task = task(Map.of("command", "run.sh", "args", List.of("a b")));
+            Path local = Files.createDirectories(task.taskDir().resolve("local"));
+            if (!where.equals("local")) {
+                Files.writeString(task.taskDir().resolve("run.sh"), "#!/bin/sh\necho root \"$1\"\n");
+            }
+            if (!where.equals("root")) {
+                Files.writeString(local.resolve("run.sh"), "#!/bin/sh\necho local \"$1\"\n");
+            }
+            assertThat(exit(start(task))).as(where).isEqualTo(ExitResult.code(0));
+            assertThat(Files.readString(task.stdoutPath())).as(where)
+                    .isEqualTo((where.equals("root") ? "root" : "local") + " a b\n");
+        }
+        // a name found nowhere in the task dir is still the PATH's
+        TaskConfig echo = task(Map.of("command", "echo", "args", List.of("from path")));
+        assertThat(exit(start(echo))).isEqualTo(ExitResult.code(0));
+        assertThat(Files.readString(echo.stdoutPath())).isEqualTo("from path\n");
+    }
+
+    @Test
     void deliversSignalsByName() throws Exception {
         TaskConfig task = sh("trap 'echo USR1 >> got' USR1; trap 'echo USR2 >> got' USR2;"
                 + " trap 'echo INT >> got; exit 2' INT; : > ready; while :; do sleep 1000 & wait $!; done");
