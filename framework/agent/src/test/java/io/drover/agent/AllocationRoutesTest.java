@@ -55,6 +55,17 @@ class AllocationRoutesTest {
     }
 
     @Test
+    void theAllocationsJobIsTheJobRouteOfItsVersion_writtenStraightFromTheMap() throws Exception {
+        String id = api.agent.jobs().register(batch("j", 1, task("web", "run_for", "20ms"))).placed().get(0).id();
+        api.agent.engine().terminal(id).get(20, TimeUnit.SECONDS);
+        // the allocation's Job is serialised from JobJson's map (a POJO node), the job route's through its own path
+        JsonNode job = api.get("/v1/job/j").json();
+        JsonNode inAlloc = api.get("/v1/allocation/" + id).json().path("Job");
+        assertThat(inAlloc.path("TaskGroups").get(0).path("Tasks").get(0).path("Name").asText()).isEqualTo("web");
+        assertThat(inAlloc).isEqualTo(job);
+    }
+
+    @Test
     void aReadAfterAChangeShowsTheNewSnapshotNotACachedOne() throws Exception {
         String id = api.agent.jobs().register(batch("j", 1, task("web", "run_for", "1h"))).placed().get(0).id();
         // settled first: the task starts a store round trip after its Task Setup (the intent before the run)

@@ -25,6 +25,12 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class AllocGetBench implements Bench {
     static final int CONNECTIONS = 8;
+    /**
+     * When set, a file the row writes every request's times to (one line each: index, due, sent, end, in
+     * {@link System#nanoTime()} nanoseconds, which on Linux is the monotonic clock the JVMs' {@code -Xlog} decorator
+     * {@code timenanos} prints, so a slow request lines up with either JVM's pauses).
+     */
+    static final String TRACE_ENV = "DROVER_BENCH_ALLOC_GET_TRACE";
     private static final int LIVE = 100;
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -50,6 +56,7 @@ final class AllocGetBench implements Bench {
         Path dir = env.workDir().resolve("alloc-get");
         long[] measured;
         int errors;
+        int sentLate;
         Churn churn;
         try (ChildAgent agent = ChildAgent.spawn(env, dir, dir.resolve("data-" + System.nanoTime()), "WARN")) {
             agent.awaitOk("/v1/jobs");
@@ -59,10 +66,16 @@ final class AllocGetBench implements Bench {
             churner.start();
             try {
                 churn.awaitLive(agent);
+                // the client is a JVM too: its own young collection is a pause of the requests it sends, not the
+                // agent's latency; with an empty young generation now and the load's reads allocation-free
+                // (HttpConn.get), the measured window sees few or none of them
+                System.gc();
                 Load load = new Load(agent.port, rate, rate * (warmup + seconds), churn.recent);
                 load.run();
                 measured = Arrays.copyOfRange(load.latency, rate * warmup, load.latency.length);
                 errors = load.errors.get();
+                sentLate = load.sentLate(rate * warmup);
+                load.trace(System.getenv(TRACE_ENV));
             } finally {
                 churn.stop.set(true);
                 churner.join(30_000);
@@ -72,8 +85,8 @@ final class AllocGetBench implements Bench {
             }
         }
         Arrays.sort(measured);
-        String note = String.format("%,d requests at %d/s, %d errors; %,d allocations placed%s", measured.length, rate,
-                errors, churn.placed.get(), churning ? " by the churn" : ", no churn");
+        String note = String.format("%,d requests at %d/s, %d errors, %d sent > 1 ms late; %,d allocations placed%s",
+                measured.length, rate, errors, sentLate, churn.placed.get(), churning ? " by the churn" : ", no churn");
         return List.of(Figure.info(name(), "GET /v1/allocation/:id p50, open-loop", pct(measured, 50), "ms",
                         String.format("p90 %.2f ms, max %.2f ms", pct(measured, 90), pct(measured, 100))),
                 Figure.atMost(name(), "GET /v1/allocation/:id p99, open-loop", pct(measured, 99), "ms", note, 5));
@@ -156,6 +169,10 @@ final class AllocGetBench implements Bench {
     /** The open-loop load: {@code total} requests due at {@code rate}/s, on {@value #CONNECTIONS} threads. */
     private static final class Load {
         final long[] latency;
+        /** When each request was written (nanoTime); its due time is {@code start + i * periodNanos}. */
+        final long[] sent;
+        final long[] end;
+        private volatile long start;
         final AtomicInteger errors = new AtomicInteger();
         private final int port;
         private final long periodNanos;
@@ -165,11 +182,14 @@ final class AllocGetBench implements Bench {
             this.port = port;
             this.periodNanos = 1_000_000_000L / rate;
             this.latency = new long[total];
+            this.sent = new long[total];
+            this.end = new long[total];
             this.ids = ids;
         }
 
         void run() throws InterruptedException {
             long start = System.nanoTime() + 50_000_000L;
+            this.start = start;
             Thread[] workers = new Thread[CONNECTIONS];
             for (int w = 0; w < CONNECTIONS; w++) {
                 int first = w;
@@ -193,18 +213,46 @@ final class AllocGetBench implements Bench {
                     if (conn == null) {
                         conn = new HttpConn(port);
                     }
-                    int status = conn.get("/v1/allocation/" + ids.get(i % LIVE));
-                    latency[i] = System.nanoTime() - due;
+                    String path = "/v1/allocation/" + ids.get(i % LIVE);
+                    sent[i] = System.nanoTime();
+                    int status = conn.get(path);
+                    end[i] = System.nanoTime();
+                    latency[i] = end[i] - due;
                     if (status != 200) {
                         errors.incrementAndGet();
                     }
                 } catch (IOException e) {
-                    latency[i] = System.nanoTime() - due;
+                    end[i] = System.nanoTime();
+                    latency[i] = end[i] - due;
                     errors.incrementAndGet();
                     conn = close(conn);
                 }
             }
             close(conn);
+        }
+
+        /** Requests from {@code from} on written more than 1 ms after their due time (the client's own lateness). */
+        int sentLate(int from) {
+            int late = 0;
+            for (int i = from; i < sent.length; i++) {
+                if (sent[i] - (start + i * periodNanos) > 1_000_000L) {
+                    late++;
+                }
+            }
+            return late;
+        }
+
+        /** Writes every request's times to {@code file} ({@link #TRACE_ENV}); nothing when it is null. */
+        void trace(String file) throws IOException {
+            if (file == null || file.isEmpty()) {
+                return;
+            }
+            StringBuilder sb = new StringBuilder(sent.length * 48);
+            for (int i = 0; i < sent.length; i++) {
+                sb.append(i).append(' ').append(start + i * periodNanos).append(' ').append(sent[i]).append(' ')
+                        .append(end[i]).append('\n');
+            }
+            java.nio.file.Files.writeString(Path.of(file), sb);
         }
     }
 

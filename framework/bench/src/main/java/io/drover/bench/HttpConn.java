@@ -17,9 +17,12 @@ final class HttpConn implements AutoCloseable {
     /** A response's status and body. */
     record Response(int status, byte[] body) {}
 
+    private static final byte[] NO_BODY = new byte[0];
+
     private final Socket socket;
     private final OutputStream out;
     private final InputStream in;
+    private final byte[] scratch = new byte[8192];
 
     HttpConn(int port) throws IOException {
         socket = new Socket();
@@ -30,11 +33,16 @@ final class HttpConn implements AutoCloseable {
         in = new BufferedInputStream(socket.getInputStream(), 1 << 16);
     }
 
+    /** A GET whose body is read and dropped, not kept: the load's requests allocate only their request line. */
     int get(String path) throws IOException {
-        return send("GET", path, null).status();
+        return exchange("GET", path, null, false).status();
     }
 
     Response send(String method, String path, byte[] body) throws IOException {
+        return exchange(method, path, body, true);
+    }
+
+    private Response exchange(String method, String path, byte[] body, boolean keepBody) throws IOException {
         StringBuilder req = new StringBuilder(method).append(' ').append(path)
                 .append(" HTTP/1.1\r\nHost: 127.0.0.1\r\n");
         if (body != null) {
@@ -58,7 +66,17 @@ final class HttpConn implements AutoCloseable {
                 length = Integer.parseInt(h.substring(colon + 1).trim());
             }
         }
-        byte[] bytes = length > 0 ? in.readNBytes(length) : new byte[0];
+        if (!keepBody) {
+            for (int left = Math.max(0, length); left > 0; ) {
+                int n = in.read(scratch, 0, Math.min(scratch.length, left));
+                if (n < 0) {
+                    throw new IOException("connection closed");
+                }
+                left -= n;
+            }
+            return new Response(code, NO_BODY);
+        }
+        byte[] bytes = length > 0 ? in.readNBytes(length) : NO_BODY;
         return new Response(code, bytes);
     }
 

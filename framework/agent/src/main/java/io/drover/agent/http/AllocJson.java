@@ -39,11 +39,15 @@ final class AllocJson {
         return o;
     }
 
-    /** The full allocation: the stub plus its {@code Job}, as Nomad's {@code GET /v1/allocation/:id}. */
+    /**
+     * The full allocation: the stub plus its {@code Job}, as Nomad's {@code GET /v1/allocation/:id}. Only for
+     * serialising: {@code Job} is a POJO node (a map), not a tree.
+     */
     ObjectNode full(AllocationState a) {
         ObjectNode o = stub(a);
-        jobs.job(a.jobId()).ifPresent(e -> o.set("Job", Json.MAPPER.valueToTree(JobJson.full(jobs, e, a.job(),
-                jobs.versionOf(a)))));
+        // the Job as a POJO node: written straight into the response's bytes (its one consumer), not first copied
+        // into a tree of nodes (7.5 % of what the agent allocated under churn, docs/performance.md alloc_get)
+        jobs.job(a.jobId()).ifPresent(e -> o.putPOJO("Job", JobJson.full(jobs, e, a.job(), jobs.versionOf(a))));
         return o;
     }
 

@@ -78,7 +78,13 @@ public record Job(String id, String name, JobType type, List<String> datacenters
         return new Job(id, name, type, datacenters, kept, source, runtime, constraints, priority, cluster, launch);
     }
 
+    /** The group named {@code name}; a loop, not a stream: GC placement passes ask it per live allocation. */
     public Optional<TaskGroup> group(String name) {
-        return groups.stream().filter(g -> g.name().equals(name)).findFirst();
+        for (TaskGroup g : groups) {
+            if (g.name().equals(name)) {
+                return Optional.of(g);
+            }
+        }
+        return Optional.empty();
     }
 }

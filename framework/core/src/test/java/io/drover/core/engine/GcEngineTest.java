@@ -269,6 +269,29 @@ class GcEngineTest {
     }
 
     @Test
+    void manyPlacements_eachKeptRecordIsDestroyedOnce_andEveryLaterPassSkipsIt() {
+        start(GcKillPolicy.PRESERVE_STATES, 2, 2);
+        List<AllocationState> runs = new ArrayList<>();
+        for (int i = 0; i < 12; i++) { // every placement runs a pass over all the kept records
+            runs.add(ve.run(TestJobs.batch(task("t" + i).runFor("10ms"))));
+            settle();
+        }
+        // each run made room for the next: 10 destroyed (two kept), each with one Garbage Collected event
+        assertThat(gc.destroyedCount()).isEqualTo(10);
+        for (int i = 0; i < runs.size(); i++) {
+            AllocationState a = now(runs.get(i).id());
+            long gcEvents = a.taskStates().get("t" + i).events().stream()
+                    .filter(e -> e.type() == TaskEventType.GARBAGE_COLLECTED).count();
+            assertThat(gcEvents).as(a.id()).isEqualTo(i < 10 ? 1 : 0);
+        }
+        ve.engine.submit(TestJobs.batch(task("last").runFor("10ms")));
+        settle();
+        assertThat(gc.destroyedCount()).as("only the oldest record not yet destroyed").isEqualTo(11);
+        assertThat(now(runs.get(10).id()).destroyedAt()).isPositive();
+        assertThat(now(runs.get(11).id()).destroyedAt()).isEqualTo(-1);
+    }
+
+    @Test
     void recordsArePurgedRecordRetentionAfterTheirGc_fromTheEngineAndTheStore() throws Exception {
         try (JournalStore store = JournalStore.open(dataDir.resolve("state"))) {
             start(GcKillPolicy.PRESERVE_STATES, 1, 2, store);
