@@ -98,6 +98,13 @@ public final class Main implements Callable<Integer> {
     }
 
     public static int execute(String[] args, CliContext ctx) {
+        Integer rootHelp = RootUsage.print(args, ctx);
+        if (rootHelp != null) {
+            ctx.out().flush();
+            ctx.err().flush();
+            Marks.mark("done, exit " + rootHelp);
+            return rootHelp;
+        }
         ErrorHandler errors = new ErrorHandler(ctx);
         Callable<Integer> quick = QuickArgs.command(args, ctx);
         if (quick != null) {
