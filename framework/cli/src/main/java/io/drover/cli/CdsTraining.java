@@ -21,9 +21,13 @@ import picocli.CommandLine;
  * free loopback port (mock driver, a temporary data_dir) and against it {@code job run}, {@code job status},
  * {@code alloc status} (text and JSON), {@code alloc logs}, {@code plugin status} and {@code system gc}, then
  * {@code --help} of every command and subcommand (taken from the command model, so new commands are covered).
+ * With a second argument, it also starts {@link CdsClientTraining} against that agent in a child JVM that writes
+ * its class list there: the launcher's smaller archive of the short read-only commands (bounded to 60 s; killed
+ * after that, and then that list is missing and the launcher dumps no client archive).
  * Exits 0 once done, whatever the commands answered; 1 only when it could not run at all.
  *
- * <p>Usage: {@code CdsTraining DROVER_HOME}. Runs on the main thread; the agent's threads end with it.
+ * <p>Usage: {@code CdsTraining DROVER_HOME [CLIENT_CLASS_LIST]}. Runs on the main thread; the agent's threads end
+ * with it.
  */
 public final class CdsTraining {
     private static final String JOB = """
@@ -44,8 +48,8 @@ public final class CdsTraining {
     private CdsTraining() {}
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 1) {
-            System.err.println("usage: CdsTraining DROVER_HOME");
+        if (args.length != 1 && args.length != 2) {
+            System.err.println("usage: CdsTraining DROVER_HOME [CLIENT_CLASS_LIST]");
             System.exit(ExitCodes.USAGE);
         }
         Path home = Path.of(args[0]);
@@ -57,7 +61,7 @@ public final class CdsTraining {
         Main.execute(new String[] {"run", home.resolve("sample-jobs/poststop.hcl").toString()}, quiet);
         Path dir = Files.createTempDirectory("drover-cds-");
         try {
-            clients(home, dir, quiet);
+            clients(home, dir, quiet, args.length == 2 ? Path.of(args[1]) : null);
             for (List<String> help : helps(quiet)) {
                 Main.execute(help.toArray(String[]::new), quiet);
             }
@@ -68,7 +72,7 @@ public final class CdsTraining {
         System.exit(ExitCodes.OK);
     }
 
-    private static void clients(Path home, Path dir, CliContext quiet) throws Exception {
+    private static void clients(Path home, Path dir, CliContext quiet, Path clientList) throws Exception {
         Path config = Files.writeString(dir.resolve("agent.hcl"), """
                 data_dir   = "%s"
                 plugin_dir = "%s"
@@ -90,8 +94,26 @@ public final class CdsTraining {
                 String[] withAddress = Stream.concat(Stream.of(c), Stream.of("-address", addr)).toArray(String[]::new);
                 Main.execute(withAddress, quiet);
             }
+            if (clientList != null) {
+                clientTraining(home, clientList, addr, id);
+            }
         }
         Main.execute(new String[] {"job", "status", "-address", "http://127.0.0.1:1"}, quiet); // no agent
+    }
+
+    /** {@link CdsClientTraining} in its own JVM with the client commands' flags, its class list to {@code list}. */
+    private static void clientTraining(Path home, Path list, String addr, String id) throws Exception {
+        String javaCmd = ProcessHandle.current().info().command().orElse("java");
+        Process p = new ProcessBuilder(javaCmd, "@" + home.resolve("framework/cli/jvm-client.args"),
+                "-Ddrover.home=" + home, "-XX:DumpLoadedClassList=" + list, "-Xlog:cds=off",
+                "-cp", System.getProperty("java.class.path"), CdsClientTraining.class.getName(), addr, id)
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        if (!p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+            p.destroyForcibly().waitFor();
+            Files.deleteIfExists(list);
+        }
     }
 
     /** {@code --help} of the root, of every command and of every subcommand, from the full command model. */

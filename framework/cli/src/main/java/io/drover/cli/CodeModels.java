@@ -24,7 +24,10 @@ import picocli.CommandLine.Model.CommandSpec;
  * and version, and the client commands users run most ({@code alloc status}, {@code alloc logs},
  * {@code job status}, {@code plugin status}). picocli's annotation reflection (proxy classes generated for its
  * annotation types, every field of the command classes inspected) cost ~50 ms of CPU of each of these calls
- * (docs/performance.md, "Client commands"). Every other command line gets the annotated models (Main).
+ * (docs/performance.md, "Client commands"). Every other command line gets the annotated models (Main). Since
+ * session 12 most of these command lines never get here: {@link RootUsage} prints the root's usage and version and
+ * {@link QuickArgs} parses the valid hot command lines, both without picocli; these models remain for a help
+ * request or a usage error of those commands, and as the reference the tests hold the hand-made forms to.
  * {@code ProgrammaticModelTest} holds the two forms equal. Called on the main thread, once per command line.
  */
 final class CodeModels {

@@ -98,7 +98,23 @@ public final class Main implements Callable<Integer> {
     }
 
     public static int execute(String[] args, CliContext ctx) {
+        Integer rootHelp = RootUsage.print(args, ctx);
+        if (rootHelp != null) {
+            ctx.out().flush();
+            ctx.err().flush();
+            Marks.mark("done, exit " + rootHelp);
+            return rootHelp;
+        }
         ErrorHandler errors = new ErrorHandler(ctx);
+        Callable<Integer> quick = QuickArgs.command(args, ctx);
+        if (quick != null) {
+            Marks.mark("parsed by hand");
+            int code = callQuick(quick, errors);
+            ctx.out().flush();
+            ctx.err().flush();
+            Marks.mark("done, exit " + code);
+            return code;
+        }
         CommandLine cmd = build(args, ctx);
         cmd.setOut(new java.io.PrintWriter(ctx.out(), true))
                 .setErr(new java.io.PrintWriter(ctx.err(), true))
@@ -114,6 +130,19 @@ public final class Main implements Callable<Integer> {
         ctx.err().flush();
         Marks.mark("done, exit " + code);
         return code;
+    }
+
+    /**
+     * What picocli's execution does with a parsed command: its exit code is what {@code call} returns; an exception
+     * it throws is the {@link ErrorHandler}'s (which reads neither the command line nor the parse result).
+     */
+    private static int callQuick(Callable<Integer> command, ErrorHandler errors) {
+        try {
+            Integer code = command.call();
+            return code == null ? ExitCodes.OK : code;
+        } catch (Exception e) {
+            return errors.handleExecutionException(e, null, null);
+        }
     }
 
     /** picocli's default strategy, with a {@link Marks mark} once the command line is parsed. */

@@ -48,6 +48,18 @@ public final class AllocLogsCommand implements Callable<Integer> {
         this.ctx = ctx;
     }
 
+    /** The command as picocli sets it from a command line ({@code QuickArgs}: parsed without picocli). */
+    public static AllocLogsCommand of(CliContext ctx, ClientOptions api, boolean stderr, boolean follow, String id,
+            String task) {
+        AllocLogsCommand c = new AllocLogsCommand(ctx);
+        c.api = api;
+        c.stderr = stderr;
+        c.follow = follow;
+        c.id = id;
+        c.task = task;
+        return c;
+    }
+
     /** The same model as the annotations', built in code (no reflection: {@link Specs}). */
     public static CommandSpec model(CliContext ctx) {
         AllocLogsCommand c = new AllocLogsCommand(ctx);

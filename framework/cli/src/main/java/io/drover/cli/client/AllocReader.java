@@ -100,7 +100,7 @@ public final class AllocReader {
             return Instant.ofEpochSecond(seconds, Math.round((v.asDouble() - seconds) * 1e9));
         }
         try {
-            return Instant.parse(v.asText());
+            return io.drover.cli.format.Times.parse(v.asText());
         } catch (DateTimeParseException e) {
             throw new IllegalArgumentException(field + ": not an RFC 3339 time: " + v.asText());
         }

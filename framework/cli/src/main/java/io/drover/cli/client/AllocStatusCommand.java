@@ -53,6 +53,16 @@ public final class AllocStatusCommand implements Callable<Integer> {
         this.ctx = ctx;
     }
 
+    /** The command as picocli sets it from a command line ({@code QuickArgs}: parsed without picocli). */
+    public static AllocStatusCommand of(CliContext ctx, ClientOptions api, boolean verbose, boolean json, String id) {
+        AllocStatusCommand c = new AllocStatusCommand(ctx);
+        c.api = api;
+        c.verbose = verbose;
+        c.json = json;
+        c.id = id;
+        return c;
+    }
+
     /** The same model as the annotations', built in code (no reflection: {@link Specs}). */
     public static CommandSpec model(CliContext ctx) {
         AllocStatusCommand c = new AllocStatusCommand(ctx);

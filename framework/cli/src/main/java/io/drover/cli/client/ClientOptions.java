@@ -23,6 +23,14 @@ public final class ClientOptions {
     @Option(names = {"-token", "--token"}, paramLabel = "TOKEN", description = TOKEN_HELP)
     private String token;
 
+    /** The options as {@code -address} and {@code -token} set them (null: not given), for {@code QuickArgs}. */
+    public static ClientOptions of(String address, String token) {
+        ClientOptions o = new ClientOptions();
+        o.address = address;
+        o.token = token;
+        return o;
+    }
+
     /** Adds these options to a model built in code ({@link Specs}), as {@code @Mixin} does to an annotated one. */
     public void addTo(CommandSpec spec) {
         spec.addOption(Specs.option(String.class, "URL", () -> address, v -> address = v, ADDRESS_HELP,

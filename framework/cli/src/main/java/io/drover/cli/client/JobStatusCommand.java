@@ -39,6 +39,14 @@ public final class JobStatusCommand implements Callable<Integer> {
         this.ctx = ctx;
     }
 
+    /** The command as picocli sets it from a command line ({@code QuickArgs}: parsed without picocli). */
+    public static JobStatusCommand of(CliContext ctx, ClientOptions api, String id) {
+        JobStatusCommand c = new JobStatusCommand(ctx);
+        c.api = api;
+        c.id = id;
+        return c;
+    }
+
     /** The same model as the annotations', built in code (no reflection: {@link Specs}). */
     public static CommandSpec model(CliContext ctx) {
         JobStatusCommand c = new JobStatusCommand(ctx);

@@ -54,6 +54,15 @@ public final class PluginStatusCommand implements Callable<Integer> {
         this.ctx = ctx;
     }
 
+    /** The command as picocli sets it from a command line without -config ({@code QuickArgs}: no picocli). */
+    public static PluginStatusCommand of(CliContext ctx, ClientOptions api, boolean verbose) {
+        PluginStatusCommand c = new PluginStatusCommand(ctx);
+        c.config = new ConfigOption();
+        c.api = api;
+        c.verbose = verbose;
+        return c;
+    }
+
     /** The same model as the annotations', built in code (no reflection: {@link Specs}). */
     public static CommandSpec model(CliContext ctx) {
         PluginStatusCommand c = new PluginStatusCommand(ctx);

@@ -13,8 +13,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Runs after packaging: the first client command after a build records the AppCDS archive that every command
  * but {@code agent} maps (docs/cli.md, the launcher), and the next one loads the CLI's own classes and
- * picocli's (Java 5 class files, which a dynamic archive cannot hold) from it. The training run starts an
- * in-process agent and the seed job's processes: none may be left.
+ * picocli's (Java 5 class files, which a dynamic archive cannot hold) from it. The same training records the
+ * smaller archive of the short read-only commands, which they map instead. The training run starts an
+ * in-process agent, the seed job's processes and the client training's JVM: none may be left.
  */
 class LauncherArchiveIT {
     @TempDir
@@ -41,6 +42,14 @@ class LauncherArchiveIT {
             assertThat(files.map(f -> f.getFileName().toString())).as("no temporary file left")
                     .noneMatch(n -> n.endsWith(".tmp") || n.endsWith(".classlist"));
         }
+
+        Path client = root.resolve("framework/cli/target/drover-client.jsa");
+        assertThat(client).as("the short commands' archive, recorded by the same training").isNotEmptyFile();
+        assertThat(Files.size(client)).as("holding only what they load").isLessThan(Files.size(jsa) / 2);
+        Result shortOne = launch(root, "-XX:+PrintSharedArchiveAndExit", "alloc", "status", "--help");
+        assertThat(shortOne.out() + shortOne.err()).contains("Static archive name: " + client);
+        Result other = launch(root, "-XX:+PrintSharedArchiveAndExit", "job", "run", "--help");
+        assertThat(other.out() + other.err()).contains("Static archive name: " + jsa);
 
         Path log = dir.resolve("class-load.txt");
         Result help = launch(root, "-Xlog:class+load=info,cds=info:file=" + log, "alloc", "status", "--help");
