@@ -27,8 +27,14 @@ class ExecContractTest extends ProcessDriverContract {
         return java.util.Optional.of(shellIgnoringSignals("/bin/sh", "/local/ignoring"));
     }
 
+    /**
+     * With Nomad's default {@code pid_mode = "private"} the task is PID 1 of its namespace, which the kernel shields
+     * from any signal it does not handle: a long-running task that a terminating signal ends must catch it, as
+     * under Nomad (a bare {@code sleep} would wait for SIGKILL; ExecPidModeTest).
+     */
     @Override
     protected Map<String, Object> runsUntilKilled() {
-        return Map.of("command", "sleep", "args", List.of("1000"));
+        return Map.of("command", "/bin/sh", "args", List.of("-c",
+                "trap 'exit 143' TERM INT HUP; while :; do sleep 1000 & wait $!; done"));
     }
 }
