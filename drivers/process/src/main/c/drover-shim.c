@@ -2,7 +2,19 @@
  * drover-shim: outlives the agent so that a task's true exit status is recorded even when no agent runs, and
  * kills whatever the task leaves behind when it ends.
  *
- * Usage: drover-shim [--user UID:GID] STATUS_FILE EXE ARGV0 [ARGS...]
+ * Usage: drover-shim [--user UID:GID] [--pid-ns] [--ipc-ns] STATUS_FILE EXE ARGV0 [ARGS...]
+ *
+ * With --pid-ns (the shim runs as root), the shim calls unshare(CLONE_NEWPID) before its fork, so the task is
+ * PID 1 of a new PID namespace while the shim itself stays in the agent's (it keeps its pid, writes STATUS_FILE,
+ * reaps, and the agent still finds the task's host pid in /proc/SHIM/task/SHIM/children). The child, first thing
+ * after the fork, also makes a mount namespace of its own (unshare(CLONE_NEWNS), every mount made private, so
+ * nothing propagates back to the host) and mounts a new proc (nosuid, nodev, noexec) on /proc: tools in the task
+ * see the namespace's processes only. Orphans of the task are then re-parented to the task (the namespace's init),
+ * not to the shim; when the task ends, the kernel SIGKILLs everything left in the namespace, so the leftover kill
+ * below finds nothing. A signal the shim forwards reaches the task only when the task handles it (the kernel
+ * drops, for a namespace's init, any signal from outside but SIGKILL and SIGSTOP that it does not catch).
+ * With --ipc-ns, the child calls unshare(CLONE_NEWIPC): System V IPC and POSIX message queues of its own.
+ * A failed namespace step is reported like a failed execve ("exec E", E the errno) and the task never runs.
  *
  * With --user (the shim runs as root), the forked child drops to UID:GID before its execve: supplementary
  * groups become GID alone, then setgid, then setuid (real, effective and saved ids). A failed drop is reported
@@ -83,6 +95,8 @@ typedef long ssize_t;
 #define SYS_exit_group 231
 #define SYS_openat 257
 #define SYS_unlinkat 263
+#define SYS_mount 165
+#define SYS_unshare 272
 #define SYS_pipe2 293
 
 #define AT_FDCWD (-100)
@@ -107,6 +121,14 @@ typedef long ssize_t;
 #define PR_SET_DUMPABLE 4
 #define PR_SET_CHILD_SUBREAPER 36
 #define WNOHANG 1
+#define CLONE_NEWNS 0x00020000
+#define CLONE_NEWIPC 0x08000000
+#define CLONE_NEWPID 0x20000000
+#define MS_NOSUID 2
+#define MS_NODEV 4
+#define MS_NOEXEC 8
+#define MS_REC 16384
+#define MS_PRIVATE (1 << 18)
 
 static long sys6(long n, long a, long b, long c, long d, long e, long f) {
     long ret;
@@ -125,6 +147,7 @@ static long sys6(long n, long a, long b, long c, long d, long e, long f) {
 #define sys2(n, a, b) sys6(n, (long) (a), (long) (b), 0, 0, 0, 0)
 #define sys3(n, a, b, c) sys6(n, (long) (a), (long) (b), (long) (c), 0, 0, 0)
 #define sys4(n, a, b, c, d) sys6(n, (long) (a), (long) (b), (long) (c), (long) (d), 0, 0)
+#define sys5(n, a, b, c, d, e) sys6(n, (long) (a), (long) (b), (long) (c), (long) (d), (long) (e), 0)
 
 /* the kernel's struct sigaction on x86_64 (no handler ever runs here: only SIG_DFL) */
 struct ksigaction {
@@ -365,24 +388,59 @@ static long drop_to(long uid, long gid) {
     return r;
 }
 
+/* whether s equals the NUL-terminated option name opt */
+static int is(const char *s, const char *opt) {
+    int i = 0;
+    while (opt[i] && s[i] == opt[i]) {
+        i++;
+    }
+    return opt[i] == '\0' && s[i] == '\0';
+}
+
+/* The child's namespaces (--pid-ns: a mount namespace with a new /proc of the task's PID namespace; --ipc-ns):
+ * 0, or the negated errno of the step that failed. Runs as root, before the drop to the task user. */
+static long enter_namespaces(int pid_ns, int ipc_ns) {
+    long r = 0;
+    if (ipc_ns) {
+        r = sys1(SYS_unshare, CLONE_NEWIPC);
+    }
+    if (r == 0 && pid_ns) {
+        r = sys1(SYS_unshare, CLONE_NEWNS);
+        if (r == 0) {
+            r = sys5(SYS_mount, "none", "/", 0, MS_REC | MS_PRIVATE, 0);
+        }
+        if (r == 0) {
+            r = sys5(SYS_mount, "proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, 0);
+        }
+    }
+    return r;
+}
+
 static int shim_main(int argc, char **argv, char **envp) {
     long uid = -1;
     long gid = -1;
-    if (argc >= 3 && argv[1][0] == '-' && argv[1][1] == '-' && argv[1][2] == 'u') {
-        const char *opt = "--user";
-        int same = 1;
-        for (int i = 0; opt[i] || argv[1][i]; i++) {
-            same = same && opt[i] == argv[1][i];
-        }
-        if (!same || parse_ids(argv[2], &uid, &gid) != 0) {
-            argc = 0; /* usage */
-        } else {
+    int pid_ns = 0;
+    int ipc_ns = 0;
+    int bad = 0;
+    while (!bad && argc >= 2 && argv[1][0] == '-' && argv[1][1] == '-') {
+        if (is(argv[1], "--user") && argc >= 3 && uid < 0 && parse_ids(argv[2], &uid, &gid) == 0) {
             argc -= 2;
             argv += 2;
+        } else if (is(argv[1], "--pid-ns")) {
+            pid_ns = 1;
+            argc--;
+            argv++;
+        } else if (is(argv[1], "--ipc-ns")) {
+            ipc_ns = 1;
+            argc--;
+            argv++;
+        } else {
+            bad = 1;
         }
     }
-    if (argc < 4) {
-        static const char usage[] = "usage: drover-shim [--user UID:GID] STATUS_FILE EXE ARGV0 [ARGS...]\n";
+    if (bad || argc < 4) {
+        static const char usage[] =
+                "usage: drover-shim [--user UID:GID] [--pid-ns] [--ipc-ns] STATUS_FILE EXE ARGV0 [ARGS...]\n";
         sys3(SYS_write, 2, usage, sizeof usage - 1);
         return 125;
     }
@@ -399,6 +457,13 @@ static int shim_main(int argc, char **argv, char **envp) {
     if (sys2(SYS_pipe2, report, O_CLOEXEC) < 0) {
         report[0] = report[1] = -1;
     }
+    if (pid_ns) {
+        long r = sys1(SYS_unshare, CLONE_NEWPID); /* the shim stays where it is: its next child is PID 1 */
+        if (r < 0) {
+            write_killed(write_status(status, "exec", -r, now_nanos()));
+            return 127;
+        }
+    }
     long pid = sys0(SYS_fork);
     if (pid < 0) {
         write_killed(write_status(status, "exec", -pid, now_nanos()));
@@ -407,7 +472,10 @@ static int shim_main(int argc, char **argv, char **envp) {
     if (pid == 0) {
         sys2(SYS_setpgid, 0, 0); /* a group of its own: the agent's SIGKILL of it spares the shim */
         sys4(SYS_rt_sigprocmask, SIG_SETMASK, &none, 0, 8);
-        long err = uid >= 0 ? drop_to(uid, gid) : 0;
+        long err = enter_namespaces(pid_ns, ipc_ns);
+        if (err == 0 && uid >= 0) {
+            err = drop_to(uid, gid);
+        }
         if (err == 0) {
             err = sys3(SYS_execve, argv[2], argv + 3, envp);
         }

@@ -27,29 +27,36 @@ public record CommandConfig(String command, List<String> args, String workDir) {
      */
     public record WorkDirRule(String byDefault, Predicate<String> accepts, String problem) {}
 
-    /** The block's schema: {@code command} (required), {@code args}, {@code work_dir} (the rule's problem says how). */
-    public static ConfigSchema schema(WorkDirRule workDir) {
-        return ConfigSchema.of(
+    /**
+     * The block's schema: {@code command} (required), {@code args}, {@code work_dir} (the rule's problem says how),
+     * and the driver's {@code extra} keys (exec: {@code pid_mode}, {@code ipc_mode}), which the driver reads itself.
+     */
+    public static ConfigSchema schema(WorkDirRule workDir, Attribute... extra) {
+        List<Attribute> all = new ArrayList<>(List.of(
                 Attribute.string("command").asRequired().describe("the program to run (a path, or a name on PATH)"),
                 Attribute.stringList("args").describe("its arguments; ${...} references are interpolated"),
                 Attribute.string("work_dir").describe("its working directory: " + workDir.problem()
-                        .replaceFirst("^must be ", "")));
+                        .replaceFirst("^must be ", ""))));
+        all.addAll(List.of(extra));
+        return ConfigSchema.of(all.toArray(io.drover.driver.api.schema.SchemaKey[]::new));
     }
 
     /**
      * One problem per bad or unknown key, sorted by key; empty when valid: the schema's (a {@code ${...}} value is
      * left to start), then what it cannot state (a blank command, the driver's work_dir rule).
      */
-    public static List<ConfigProblem> validate(String driver, Map<String, Object> config, WorkDirRule workDir) {
+    public static List<ConfigProblem> validate(String driver, Map<String, Object> config, WorkDirRule workDir,
+            Attribute... extra) {
         List<ConfigProblem> problems = new ArrayList<>();
-        parse(driver, config, workDir, problems, true);
+        parse(driver, config, workDir, extra, problems, true);
         return problems;
     }
 
     /** @throws IllegalArgumentException naming every problem: {@code invalid DRIVER config: key: problem; ...} */
-    public static CommandConfig parse(String driver, Map<String, Object> config, WorkDirRule workDir) {
+    public static CommandConfig parse(String driver, Map<String, Object> config, WorkDirRule workDir,
+            Attribute... extra) {
         List<ConfigProblem> problems = new ArrayList<>();
-        CommandConfig parsed = parse(driver, config, workDir, problems, false);
+        CommandConfig parsed = parse(driver, config, workDir, extra, problems, false);
         if (!problems.isEmpty()) {
             StringBuilder sb = new StringBuilder("invalid " + driver + " config:");
             problems.forEach(p -> sb.append(' ').append(p.key()).append(": ").append(p.message()).append(';'));
@@ -59,8 +66,8 @@ public record CommandConfig(String command, List<String> args, String workDir) {
     }
 
     private static CommandConfig parse(String driver, Map<String, Object> config, WorkDirRule rule,
-            List<ConfigProblem> out, boolean beforeStart) {
-        ConfigSchema schema = schema(rule);
+            Attribute[] extra, List<ConfigProblem> out, boolean beforeStart) {
+        ConfigSchema schema = schema(rule, extra);
         ConfigValidation checked = beforeStart ? schema.check(config, "the " + driver + " driver")
                 : schema.validate(config);
         Map<String, ConfigProblem> problems = new TreeMap<>();

@@ -19,9 +19,17 @@ import java.util.Map;
  *     agent runs any more (see {@link ProcessSupervisor#attach}); its directory must exist
  * @param user null: the task runs as the agent's user; otherwise (only with a {@code statusFile}, the agent being
  *     root) the shim drops the task to this user right before its execve
+ * @param namespaces the PID and IPC namespaces the shim makes for the task ({@link Namespaces#HOST}: none; other
+ *     values only with a {@code statusFile}, the agent being root)
  */
 public record SpawnSpec(String command, List<String> args, Map<String, String> env, Path workDir, Path stdout,
-        Path stderr, LogRotation rotation, Path statusFile, TaskUser user) {
+        Path stderr, LogRotation rotation, Path statusFile, TaskUser user, Namespaces namespaces) {
+
+    /** In the host's namespaces. */
+    public SpawnSpec(String command, List<String> args, Map<String, String> env, Path workDir, Path stdout,
+            Path stderr, LogRotation rotation, Path statusFile, TaskUser user) {
+        this(command, args, env, workDir, stdout, stderr, rotation, statusFile, user, Namespaces.HOST);
+    }
 
     /** As the agent's user. */
     public SpawnSpec(String command, List<String> args, Map<String, String> env, Path workDir, Path stdout,
@@ -51,10 +59,14 @@ public record SpawnSpec(String command, List<String> args, Map<String, String> e
         if (user != null && statusFile == null) {
             throw new IllegalArgumentException("a task user needs the shim (a status file): " + user.name());
         }
+        namespaces = namespaces == null ? Namespaces.HOST : namespaces;
+        if (namespaces.any() && statusFile == null) {
+            throw new IllegalArgumentException("private namespaces need the shim (a status file): " + namespaces);
+        }
     }
 
     /** This spec with {@code env} instead of its environment. */
     public SpawnSpec withEnv(Map<String, String> env) {
-        return new SpawnSpec(command, args, env, workDir, stdout, stderr, rotation, statusFile, user);
+        return new SpawnSpec(command, args, env, workDir, stdout, stderr, rotation, statusFile, user, namespaces);
     }
 }

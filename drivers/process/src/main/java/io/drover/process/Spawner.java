@@ -102,6 +102,7 @@ final class Spawner {
                 argv.add("--user");
                 argv.add(spec.user().ids());
             }
+            argv.addAll(spec.namespaces().shimArgs());
             argv.add(spec.statusFile().toString());
             argv.add(exe.toString());
         }

@@ -17,13 +17,20 @@ import java.util.Set;
  */
 final class DirChecks {
     private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
+    /**
+     * A root agent's new data_dir: others may pass through, not list or write. Its exec and java tasks run as other
+     * users (nobody), and a java task reads host paths under it ({@code class_path = "${NOMAD_ALLOC_DIR}"}: it has
+     * no chroot), which it can open only if it may pass through every parent; Nomad's alloc dir is 0711 too.
+     */
+    private static final Set<PosixFilePermission> ROOT_MODE = PosixFilePermissions.fromString("rwx--x--x");
 
     private DirChecks() {}
 
     /**
-     * Creates {@code dir} (and missing parents) with mode 0700; an existing one is kept as it is.
+     * Creates {@code dir} (and missing parents) with mode 0700, or 0711 for an agent running as root
+     * ({@link #ROOT_MODE}); an existing one is kept as it is.
      *
-     * @return a warning when an existing data_dir is open to group or others, else empty
+     * @return a warning when an existing data_dir may be read or written by group or others, else empty
      * @throws AgentStartException when it cannot be created or is not a writable directory
      */
     static Optional<String> prepareDataDir(Path dir) throws AgentStartException {
@@ -34,11 +41,14 @@ final class DirChecks {
                     Files.createDirectories(parent);
                 }
                 try {
-                    Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+                    Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(OWNER_ONLY)); // then widened
                 } catch (UnsupportedOperationException e) {
                     Files.createDirectory(dir);
                 }
                 setOwnerOnly(dir); // the umask may have removed bits; never added any
+                if (root()) {
+                    allocRoot(dir);
+                }
                 return Optional.empty();
             }
         } catch (FileAlreadyExistsException e) {
@@ -54,9 +64,9 @@ final class DirChecks {
             throw new AgentStartException("data_dir " + dir + " is not writable", null);
         }
         return openTo(dir, PosixFilePermission.GROUP_READ, PosixFilePermission.GROUP_WRITE,
-                PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_WRITE,
-                PosixFilePermission.OTHERS_EXECUTE)
-                .map(mode -> "data_dir " + dir + " is open to other users (" + mode + "); chmod 700 it");
+                PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_WRITE)
+                .map(mode -> "data_dir " + dir + " is open to other users (" + mode + "); chmod "
+                        + (root() ? "711" : "700") + " it");
     }
 
     /**
@@ -86,9 +96,24 @@ final class DirChecks {
         }
     }
 
+    /**
+     * {@code <data_dir>/alloc} of a new data_dir of a root agent, mode 0711 (Nomad's alloc dir mode): its tasks' users
+     * pass through to their allocation, nobody else lists the allocation ids.
+     */
+    static void allocRoot(Path dataDir) throws IOException {
+        Path alloc = dataDir.resolve("alloc");
+        Files.createDirectory(alloc);
+        Files.setPosixFilePermissions(alloc, ROOT_MODE);
+    }
+
+    /** Whether the agent runs as root: its tasks then run as other users that must pass through data_dir. */
+    static boolean root() {
+        return FileTrust.agentUid() == 0;
+    }
+
     private static void setOwnerOnly(Path dir) throws IOException {
         try {
-            Files.setPosixFilePermissions(dir, OWNER_ONLY);
+            Files.setPosixFilePermissions(dir, root() ? ROOT_MODE : OWNER_ONLY);
         } catch (UnsupportedOperationException e) {
             // not a POSIX file system: nothing to set
         }

@@ -30,7 +30,15 @@ class AgentStartTest {
     void dataDirIsCreatedOwnerOnlyAndThePortIsExposed() throws Exception {
         Path dataDir = tmp.resolve("a/b/data");
         try (Agent agent = Agent.start(config(dataDir, null, 0), () -> {})) {
-            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dataDir))).isEqualTo("rwx------");
+            // as root, others may pass through (its java tasks run as nobody and read host paths under it)
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dataDir)))
+                    .isEqualTo(DirChecks.root() ? "rwx--x--x" : "rwx------");
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dataDir.resolve(Agent.STATE_DIR))))
+                    .isEqualTo("rwx------");
+            if (DirChecks.root()) { // and the allocation ids are not listed to others
+                assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dataDir.resolve("alloc"))))
+                        .isEqualTo("rwx--x--x");
+            }
             assertThat(agent.httpPort()).isPositive();
             assertThat(agent.address()).isEqualTo("http://127.0.0.1:" + agent.httpPort());
         }
@@ -139,7 +147,8 @@ class AgentStartTest {
                 Agent agent = Agent.start(config(dataDir, null, 0), () -> {})) {
             assertThat(agent.dataDir()).isEqualTo(dataDir);
         }
-        assertThat(warnings).contains("WARN data_dir " + dataDir + " is open to other users (rwxr-xr-x); chmod 700 it");
+        assertThat(warnings).contains("WARN data_dir " + dataDir + " is open to other users (rwxr-xr-x); chmod "
+                + (DirChecks.root() ? "711" : "700") + " it");
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dataDir))).isEqualTo("rwxr-xr-x");
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dataDir.resolve(Agent.STATE_DIR))))
                 .isEqualTo("rwx------");

@@ -10,8 +10,11 @@ import java.nio.file.attribute.BasicFileAttributes;
 
 /**
  * {@code drover run}'s data directory: the config's {@code data_dir} (created if missing, kept), or a temporary
- * directory ({@code drover-run-*} under {@code java.io.tmpdir}, mode 0700, its owner recorded in it:
- * {@link RunDirOwner}) that {@link #close()} deletes with everything in it. A run killed before it could delete
+ * directory ({@code drover-run-*} under {@code java.io.tmpdir}, its owner recorded in it: {@link RunDirOwner}) that
+ * {@link #close()} deletes with everything in it. Its mode is 0700, or 0711 when the run is root's: then tasks run
+ * as other users (exec and java as {@code nobody}) and a java task's {@code class_path = "${NOMAD_ALLOC_DIR}"} is a
+ * host path under this dir, which the JVM can open only if it may pass through (Nomad makes its alloc dir 0711 for
+ * the same reason, and its {@code alloc} folder is 0711 as well); nobody else may list or change them. A run killed before it could delete
  * its dir leaves it to the next run, which sweeps it ({@link StaleRunDirs}).
  */
 final class DataDir implements AutoCloseable {
@@ -29,9 +32,18 @@ final class DataDir implements AutoCloseable {
             return new DataDir(Files.createDirectories(configured), false);
         }
         Path dir = Files.createTempDirectory(PREFIX);
+        if (Integer.valueOf(0).equals(Files.getAttribute(dir, "unix:uid", java.nio.file.LinkOption.NOFOLLOW_LINKS))) {
+            Files.setPosixFilePermissions(dir, ROOT_MODE);
+            Path alloc = Files.createDirectory(dir.resolve("alloc")); // nobody else lists the allocation ids
+            Files.setPosixFilePermissions(alloc, ROOT_MODE);
+        }
         RunDirOwner.current().writeTo(dir);
         return new DataDir(dir, true);
     }
+
+    /** A root run's temporary dir: rwx--x--x (see the class comment). */
+    static final java.util.Set<java.nio.file.attribute.PosixFilePermission> ROOT_MODE =
+            java.nio.file.attribute.PosixFilePermissions.fromString("rwx--x--x");
 
     /** Name prefix of temporary data dirs. */
     static final String PREFIX = "drover-run-";

@@ -19,8 +19,8 @@ import org.slf4j.LoggerFactory;
  * crash: a 100,000-task run left 1.6 GB behind): at its start a run finds them in its temp root and reclaims them.
  *
  * <p>A dir is stale only when all of these hold, read without following links: it is a directory named
- * {@code drover-run-*}, owned by this process's user, mode {@code 0700} (as {@link DataDir} makes it, so no other
- * user could have planted or changed anything in it), and its {@link RunDirOwner} names a process that is gone.
+ * {@code drover-run-*}, owned by this process's user, mode {@code 0700} or, for root, {@code 0711} (as {@link DataDir} makes
+ * it, so no other user could have planted or changed anything in it), and its {@link RunDirOwner} names a process that is gone.
  * A dir of a live run, of another user, or without an owner file (older versions) is left alone.
  *
  * <p>{@link #reclaim} first has every driver kill what the dead run's tasks left running there
@@ -117,7 +117,9 @@ final class StaleRunDirs {
         try {
             return Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)
                     && uid.equals(Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS))
-                    && Files.getPosixFilePermissions(dir, LinkOption.NOFOLLOW_LINKS).equals(OWNER_ONLY);
+                    && (Files.getPosixFilePermissions(dir, LinkOption.NOFOLLOW_LINKS).equals(OWNER_ONLY)
+                            || (Integer.valueOf(0).equals(uid) && Files.getPosixFilePermissions(dir,
+                                    LinkOption.NOFOLLOW_LINKS).equals(DataDir.ROOT_MODE)));
         } catch (IOException | RuntimeException e) {
             return false;
         }

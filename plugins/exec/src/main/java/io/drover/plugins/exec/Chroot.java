@@ -19,8 +19,9 @@ import java.util.concurrent.TimeUnit;
  * default {@code chroot_env} that exist here. Immutable; the path methods are pure, {@link #prepare} touches the
  * task's directories. Any thread.
  *
- * <p>The wrapper is {@code unshare --mount --ipc --propagation private -- sh -c SETUP drover-exec ROOT ALLOC CWD
- * COMMAND ARGS...}. Each program in it execs the next (unshare without {@code --fork}, {@code exec chroot},
+ * <p>The wrapper is {@code unshare --mount --propagation private -- sh -c SETUP drover-exec ROOT ALLOC CWD
+ * COMMAND ARGS...}; the PID and IPC namespaces of {@code pid_mode} / {@code ipc_mode = "private"} are the shim's
+ * ({@code --pid-ns}, {@code --ipc-ns}, made before it execs this wrapper, see drover-shim.c). Each program in it execs the next (unshare without {@code --fork}, {@code exec chroot},
  * chroot), so the task ends up with the pid the shim spawned and no process sits between the shim and the task:
  * signals, exit status and tree kill behave as with raw_exec. SETUP runs as root inside the new mount namespace,
  * whose mounts are private (nothing propagates to the host) and vanish with its last process:
@@ -30,7 +31,8 @@ import java.util.concurrent.TimeUnit;
  *       hard-links them instead);</li>
  *   <li>the allocation's shared directory is bind-mounted (nosuid, nodev) onto {@code <task dir>/alloc};</li>
  *   <li>{@code /dev} is a small private tmpfs with binds of null, zero, full, random, urandom and tty, plus the
- *       fd, stdin, stdout and stderr links; {@code /proc} is a new proc mount (of the host's PID namespace);</li>
+ *       fd, stdin, stdout and stderr links; {@code /proc} is a new proc mount of the task's PID namespace (in private mode it lists the task's
+ *       own processes only, the task being PID 1; in host mode every process of the host);</li>
  *   <li>then {@code exec chroot --userspec=UID:GID <task dir> /bin/sh -c '... . /.drover-env; exec "$@"'}: as
  *       the task user, that last shell changes to {@code work_dir}, exports the task's environment from the file
  *       {@link TaskEnvFile} wrote and execs the command.</li>
@@ -124,7 +126,7 @@ final class Chroot {
     /** {@link #wrapperArgs(Path, Path, String, String, List)} with the run's host volume binds. */
     List<String> wrapperArgs(Path taskDir, Path allocDir, String workDir, String command, List<String> args,
             List<VolumeBinds.Bind> binds) {
-        List<String> all = new ArrayList<>(List.of("--mount", "--ipc", "--propagation", "private", "--", sh, "-c",
+        List<String> all = new ArrayList<>(List.of("--mount", "--propagation", "private", "--", sh, "-c",
                 script, "drover-exec", abs(taskDir), abs(allocDir), workDir));
         all.addAll(VolumeBinds.args(binds));
         all.add(command);
@@ -133,19 +135,34 @@ final class Chroot {
     }
 
     /**
-     * An exec in a running task ({@code TaskDriver.exec}): {@code nsenter --target PID --mount --ipc --} into the
-     * task's namespaces, then the same drop as the task's own start: {@code chroot --userspec=UID:GID <task dir>
-     * /bin/sh -c '<cd work_dir; . /.drover-env; exec "$@">' WORKDIR COMMAND ARGS...}. Run as root with
+     * An exec in a running task ({@code TaskDriver.exec}): {@code nsenter --target PID --mount --ipc [--pid] --}
+     * into the task's namespaces ({@code --pid} when the task has a PID namespace of its own: nsenter then forks,
+     * so the command is a process of that namespace and its {@code ps} lists the task's processes and itself), then the same drop as the task's own start:
+     * {@code chroot --userspec=UID:GID <task dir> /bin/sh -c '<cd work_dir; . /.drover-env; exec "$@">' WORKDIR COMMAND ARGS...}. Run as root with
      * {@link TaskEnvFile#rootEnv}; the task's environment comes from its env file inside the chroot.
      *
      * @param nsenter the host's nsenter
      * @param pid a process of the task (in its mount namespace)
      */
     List<String> execArgs(String nsenter, int pid, Path taskDir, String workDir, List<String> command) {
-        List<String> all = new ArrayList<>(List.of(nsenter, "--target", Integer.toString(pid), "--mount", "--ipc",
-                "--", chroot, "--userspec=" + uid + ":" + gid, abs(taskDir), "/bin/sh", "-c", INNER, workDir));
+        List<String> all = new ArrayList<>(List.of(nsenter, "--target", Integer.toString(pid), "--mount", "--ipc"));
+        if (ownPidNamespace(pid)) {
+            all.add("--pid");
+        }
+        all.addAll(List.of("--", chroot, "--userspec=" + uid + ":" + gid, abs(taskDir), "/bin/sh", "-c", INNER,
+                workDir));
         all.addAll(command);
         return all;
+    }
+
+    /** Whether process {@code pid} is in another PID namespace than the agent (false when unreadable). */
+    static boolean ownPidNamespace(int pid) {
+        try {
+            return !Files.readSymbolicLink(Path.of("/proc/self/ns/pid")).equals(
+                    Files.readSymbolicLink(Path.of("/proc/" + pid + "/ns/pid")));
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
     }
 
     /** The host's nsenter, for {@link #execArgs}; empty when it has none. */

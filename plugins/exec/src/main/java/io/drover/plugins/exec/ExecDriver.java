@@ -8,6 +8,7 @@ import io.drover.driver.api.TaskConfig;
 import io.drover.driver.api.TaskHandle;
 import io.drover.driver.api.TaskNotFoundException;
 import io.drover.process.CommandConfig;
+import io.drover.process.IsolationModes;
 import io.drover.process.MakeExecutable;
 import io.drover.process.ProcessTaskDriver;
 import io.drover.process.SpawnSpec;
@@ -23,8 +24,10 @@ import java.util.concurrent.CompletionStage;
 import org.pf4j.Extension;
 
 /**
- * Nomad's exec: runs {@code command} with {@code args} as user nobody, chrooted into its task directory, in private
- * mount and IPC namespaces (the PID and network namespaces are the host's), with the task's environment (plus the
+ * Nomad's exec: runs {@code command} with {@code args} as user nobody, chrooted into its task directory, in a private
+ * mount namespace and, unless {@code pid_mode} / {@code ipc_mode} (or the plugin's {@code default_pid_mode} /
+ * {@code default_ipc_mode}) say {@code "host"}, private PID and IPC namespaces made by the shim (the task is PID 1
+ * of its namespace; the network namespace is the host's), with the task's environment (plus the
  * agent's PATH when the task sets none; applied only after the drop to nobody, see {@link TaskEnvFile}), from {@code work_dir} (default {@code /}, the task directory), output
  * rotated into {@code <task>.stdout.N} / {@code .stderr.N} as with raw_exec. See {@link Chroot} for the wrapper.
  *
@@ -47,13 +50,17 @@ public final class ExecDriver extends ProcessTaskDriver {
     /** {@code work_dir}: an absolute path inside the chroot, as Nomad requires; default {@code /}, the task dir. */
     static final CommandConfig.WorkDirRule WORK_DIR = new CommandConfig.WorkDirRule("/", s -> s.startsWith("/"),
             "must be an absolute path inside the task's chroot (\"/local\")");
-    static final io.drover.driver.api.schema.ConfigSchema TASK_SCHEMA = CommandConfig.schema(WORK_DIR);
-    static final io.drover.driver.api.schema.ConfigSchema PLUGIN_SCHEMA = io.drover.process.EnabledFlag.schema(true);
+    /** Nomad's {@code pid_mode} and {@code ipc_mode} ({@link IsolationModes}), besides command, args, work_dir. */
+    static final io.drover.driver.api.schema.Attribute[] MODES = {
+            IsolationModes.taskAttribute(IsolationModes.PID_MODE), IsolationModes.taskAttribute(IsolationModes.IPC_MODE)};
+    static final io.drover.driver.api.schema.ConfigSchema TASK_SCHEMA = CommandConfig.schema(WORK_DIR, MODES);
+    static final io.drover.driver.api.schema.ConfigSchema PLUGIN_SCHEMA = ExecPluginConfig.SCHEMA;
     /** Environment entries that must keep their host values: how a later agent finds an unrecorded run. */
     private static final Set<String> HOST_VALUES = Set.of(UnrecordedRuns.RUN_DIR_VAR, UnrecordedRuns.RUN_ID_VAR);
 
     /** What init found: the wrapper to use, or why exec cannot run here (disabled, not root...). */
     private volatile Chroot.Result machine = Chroot.Result.problem("exec driver not initialised");
+    private volatile IsolationModes modes = IsolationModes.DEFAULTS;
     private final java.util.function.Supplier<Chroot.Result> detector;
 
     public ExecDriver() {
@@ -74,6 +81,7 @@ public final class ExecDriver extends ProcessTaskDriver {
     @Override
     public void init(DriverContext context) throws DriverException {
         ExecPluginConfig config = ExecPluginConfig.parse(context.pluginConfig());
+        modes = config.modes();
         initTasks(context);
         machine = config.enabled() ? detector.get() : Chroot.Result.problem(ExecPluginConfig.DISABLED_MESSAGE);
     }
@@ -88,7 +96,8 @@ public final class ExecDriver extends ProcessTaskDriver {
     public DriverHealth health() {
         Chroot.Result m = machine;
         return m.chroot() == null ? DriverHealth.unhealthy(m.problem())
-                : DriverHealth.healthy("exec ready (chroot, mount and IPC namespaces, user nobody)");
+                : DriverHealth.healthy("exec ready (chroot, mount namespace, user nobody; default pid_mode "
+                        + modes.pid() + ", ipc_mode " + modes.ipc() + ")");
     }
 
     @Override
@@ -103,7 +112,7 @@ public final class ExecDriver extends ProcessTaskDriver {
 
     @Override
     public List<ConfigProblem> validateConfig(Map<String, Object> config) {
-        return CommandConfig.validate(NAME, config, WORK_DIR);
+        return CommandConfig.validate(NAME, config, WORK_DIR, MODES);
     }
 
     @Override
@@ -115,7 +124,7 @@ public final class ExecDriver extends ProcessTaskDriver {
         }
         CommandConfig config;
         try {
-            config = CommandConfig.parse(NAME, task.config(), WORK_DIR);
+            config = CommandConfig.parse(NAME, task.config(), WORK_DIR, MODES);
         } catch (IllegalArgumentException e) {
             return CompletableFuture.failedFuture(new DriverException(e.getMessage(), false));
         }
@@ -155,7 +164,7 @@ public final class ExecDriver extends ProcessTaskDriver {
         SpawnSpec spec = new SpawnSpec(c.unshare, c.wrapperArgs(taskDir, allocDir, config.workDir(), command, args,
                 binds),
                 TaskEnvFile.rootEnv(env), taskDir, task.stdoutPath(), task.stderrPath(), SupervisedTasks.rotation(task),
-                SupervisedTasks.statusFile(task));
+                SupervisedTasks.statusFile(task), null, modes.namespaces(task.config()));
         return spawn(task, spec);
     }
 

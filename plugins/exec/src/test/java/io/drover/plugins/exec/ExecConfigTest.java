@@ -35,12 +35,13 @@ class ExecConfigTest {
                 .isEmpty();
         assertThat(driver.validateConfig(Map.of())).containsExactly(new ConfigProblem("command", "is required"));
         assertThat(driver.validateConfig(Map.of("command", "", "args", "a", "work_dir", "local",
-                "comand", "x", "pid_mode", "private")))
+                "comand", "x", "pid_mode", "shared", "ipc_mode", "host")))
                 .containsExactly(
                         new ConfigProblem("args", "must be a list of strings, found \"a\""),
-                        new ConfigProblem("comand", "unknown key for the exec driver (allowed: command, args, work_dir)"),
+                        new ConfigProblem("comand", "unknown key for the exec driver (allowed: command, args, work_dir,"
+                                + " pid_mode, ipc_mode)"),
                         new ConfigProblem("command", "must be a non-empty string"),
-                        new ConfigProblem("pid_mode", "unknown key for the exec driver (allowed: command, args, work_dir)"),
+                        new ConfigProblem("pid_mode", "must be one of \"private\", \"host\", found \"shared\""),
                         new ConfigProblem("work_dir", "must be an absolute path inside the task's chroot (\"/local\")"));
         assertThat(CommandConfig.parse("exec", Map.of("command", "x"), ExecDriver.WORK_DIR).workDir()).isEqualTo("/");
         assertThatThrownBy(() -> CommandConfig.parse("exec", Map.of("args", List.of()), ExecDriver.WORK_DIR))
@@ -91,7 +92,8 @@ class ExecConfigTest {
         ExecDriver d = new ExecDriver();
         d.init(new DriverContext(Map.of(), new WallTimers(), "0.1.0"));
         assertThat(d.health())
-                .isEqualTo(DriverHealth.healthy("exec ready (chroot, mount and IPC namespaces, user nobody)"));
+                .isEqualTo(DriverHealth.healthy("exec ready (chroot, mount namespace, user nobody; default pid_mode"
+                        + " private, ipc_mode private)"));
         d.close();
     }
 

@@ -27,8 +27,14 @@ class ExecContractTest extends ProcessDriverContract {
         return java.util.Optional.of(shellIgnoringSignals("/bin/sh", "/local/ignoring"));
     }
 
+    /**
+     * In the host's PID namespace: with Nomad's default {@code pid_mode = "private"} the task is PID 1 of its
+     * namespace, which the kernel shields from any signal it does not handle — a bare {@code sleep}, or a shell
+     * signalled before its {@code trap} ran (the TCK signals right after the start) — so it would wait for SIGKILL, as
+     * under Nomad. ExecPidModeTest covers the private mode.
+     */
     @Override
     protected Map<String, Object> runsUntilKilled() {
-        return Map.of("command", "sleep", "args", List.of("1000"));
+        return Map.of("command", "sleep", "args", List.of("1000"), "pid_mode", "host");
     }
 }

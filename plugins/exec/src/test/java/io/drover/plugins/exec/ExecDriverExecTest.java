@@ -79,7 +79,7 @@ class ExecDriverExecTest {
     @Test
     void anExecPastItsTimeoutIsKilledWithItsTree() throws Exception {
         TaskConfig task = TestTasks.task(dir, "exec/2", Map.of("command", "/bin/sh", "args",
-                List.of("-c", ": > /local/ready; exec sleep 1000")), Map.of());
+                List.of("-c", ": > /local/ready; exec sleep 1000"), "pid_mode", "host"), Map.of());
         String id = start(task);
         try {
             Await.until("ready", WAIT, () -> Files.exists(task.taskDir().resolve("local/ready")));
@@ -87,7 +87,7 @@ class ExecDriverExecTest {
                     .isInstanceOf(ExecutionException.class).cause().isInstanceOf(DriverException.class)
                     .hasMessage("timed out after 1s; killed");
             long child = Long.parseLong(Files.readString(task.taskDir().resolve("local/child")).strip());
-            // the pid is the chroot's view, which is the host's: exec has no PID namespace
+            // the pid is the chroot's view, which is the host's with pid_mode = "host"
             Await.until("the script's child to be gone", WAIT,
                     () -> ProcessHandle.of(child).map(p -> !p.isAlive()).orElse(true));
         } finally {

@@ -283,8 +283,9 @@ class ExecDriverTest {
 
     @Test
     void theTaskIsTheSpawnedProcessSoDefaultSignalActionsApply() throws Exception {
-        // no PID namespace, no forked wrapper: a task that does not trap SIGINT dies of it (a PID 1 would not)
-        TaskConfig task = task(Map.of("command", "sleep", "args", List.of("1000")), Map.of());
+        // in the host's PID namespace, no forked wrapper: a task that does not trap SIGINT dies of it (a PID 1
+        // would not: ExecPidModeTest)
+        TaskConfig task = task(Map.of("command", "sleep", "args", List.of("1000"), "pid_mode", "host"), Map.of());
         String id = start(task);
         Await.until("the task is sleep", WAIT, () -> sleepUnder(task.taskDir()).isPresent());
         ProcTable.Proc sleep = sleepUnder(task.taskDir()).orElseThrow();
@@ -366,7 +367,9 @@ class ExecDriverTest {
 
     @Test
     void whatATaskLeavesBehindIsKilledWhenItEnds() throws Exception {
-        TaskConfig task = sh("sleep 1000 & echo $! > /local/bg.pid");
+        // the host's PID namespace, where the shim kills what is left (in a private one the kernel does)
+        TaskConfig task = task(Map.of("command", "/bin/sh", "args",
+                List.of("-c", "sleep 1000 & echo $! > /local/bg.pid"), "pid_mode", "host"), Map.of());
         assertThat(run(task)).isEqualTo(ExitResult.code(0));
         int bg = Integer.parseInt(Files.readString(task.taskDir().resolve("local/bg.pid")).trim());
         assertThat(ProcTable.read(bg)).isEmpty();

@@ -15,7 +15,8 @@ import java.util.TreeMap;
  * A java task's {@code config} block, Nomad's java driver keys: {@code jar_path} or {@code class} (exactly one),
  * {@code class_path} (with {@code class}; a string of {@code :}-separated entries as in Nomad, or a list),
  * {@code jvm_options} (list), {@code args} (list), {@code user} (the user the JVM runs as; Nomad has it on the
- * task, Drover in the config: see {@link TaskUsers}); and Drover's own {@code java_home} (an absolute path;
+ * task, Drover in the config: see {@link TaskUsers}), {@code pid_mode} and {@code ipc_mode} ({@code "private"} or
+ * {@code "host"}, read by the driver: {@link io.drover.process.IsolationModes}); and Drover's own {@code java_home} (an absolute path;
  * default the JDK running Drover).
  *
  * <p>Paths: a relative {@code jar_path} or {@code class_path} entry is relative to the task directory (Nomad:
@@ -94,7 +95,9 @@ record JavaConfig(String jarPath, String mainClass, List<String> classPath, List
             Attribute.stringList("jvm_options").describe("options of the JVM, before the class or jar"),
             Attribute.stringList("args").describe("arguments of the program"),
             Attribute.string("java_home").describe("the JDK to run (an absolute path); default Drover's"),
-            Attribute.string("user").describe("the user the JVM runs as; default the plugin's default_user"));
+            Attribute.string("user").describe("the user the JVM runs as; default the plugin's default_user"),
+            io.drover.process.IsolationModes.taskAttribute(io.drover.process.IsolationModes.PID_MODE),
+            io.drover.process.IsolationModes.taskAttribute(io.drover.process.IsolationModes.IPC_MODE));
 
     /**
      * The schema's problems (unknown keys, types; values converted as HCL2 does), then the rules it cannot state,

@@ -7,6 +7,8 @@ import io.drover.driver.api.DriverHealth;
 import io.drover.driver.api.TaskConfig;
 import io.drover.driver.api.TaskHandle;
 import io.drover.driver.api.TaskNotFoundException;
+import io.drover.process.IsolationModes;
+import io.drover.process.Namespaces;
 import io.drover.process.ProcessTaskDriver;
 import io.drover.process.SpawnSpec;
 import io.drover.process.SupervisedTasks;
@@ -29,7 +31,9 @@ import org.pf4j.Extension;
  * supervision as raw_exec (its own
  * session and process group, signals to the whole group, tree kill, rotated {@code <task>.stdout.N} /
  * {@code .stderr.N}), in the task directory, with the task's environment plus the agent's PATH when the task
- * sets none. The JDK is the one running Drover ({@code java.home}) unless the task sets {@code java_home}. On
+ * sets none. As root, the JVM is PID 1 of a PID namespace of its own with a private {@code /proc} and has an IPC
+ * namespace of its own, unless {@code pid_mode} / {@code ipc_mode} (or the plugin's defaults) say {@code "host"}
+ * (Nomad's defaults; made by the shim, see {@link io.drover.process.Namespaces}). The JDK is the one running Drover ({@code java.home}) unless the task sets {@code java_home}. On
  * unless the plugin config says {@code enabled = false}, as Nomad's java driver is on by default.
  *
  * <p>Thread-safe; no method blocks on a task. The native binding (~280 ms the first time) is loaded by the first
@@ -42,6 +46,8 @@ public final class JavaDriver extends ProcessTaskDriver {
 
     private volatile boolean enabled = true;
     private volatile TaskUsers users;
+    /** The plugin's default modes; null when the agent is not root (no namespaces, as Nomad's universal executor). */
+    private volatile IsolationModes modes;
 
     public JavaDriver() {
         super(NAME);
@@ -51,7 +57,9 @@ public final class JavaDriver extends ProcessTaskDriver {
     public void init(DriverContext context) throws DriverException {
         JavaPluginConfig config = JavaPluginConfig.parse(context.pluginConfig());
         enabled = config.enabled();
-        users = TaskUsers.create(config, TaskUser.effectiveUid());
+        java.util.Optional<Integer> euid = TaskUser.effectiveUid();
+        users = TaskUsers.create(config, euid);
+        modes = euid.orElse(-1) == 0 ? config.modes() : null;
         initTasks(context);
     }
 
@@ -67,7 +75,9 @@ public final class JavaDriver extends ProcessTaskDriver {
         }
         return DriverHealth.healthy("java " + System.getProperty("java.runtime.version", Runtime.version().toString())
                 + " (" + System.getProperty("java.vendor", "unknown vendor") + ") at " + java
-                + (users == null ? "" : "; " + users.describeDefault()));
+                + (users == null ? "" : "; " + users.describeDefault())
+                + (modes == null ? "; no PID or IPC namespaces (the agent is not root)"
+                        : "; default pid_mode " + modes.pid() + ", ipc_mode " + modes.ipc()));
     }
 
     @Override
@@ -128,7 +138,7 @@ public final class JavaDriver extends ProcessTaskDriver {
         }
         SpawnSpec spec = new SpawnSpec(java.toString(), config.javaArgs(task.taskDir(), home),
                 SupervisedTasks.envWithAgentPath(task), task.taskDir(), task.stdoutPath(), task.stderrPath(),
-                SupervisedTasks.rotation(task), SupervisedTasks.statusFile(task), user.dropTo());
+                SupervisedTasks.rotation(task), SupervisedTasks.statusFile(task), user.dropTo(), namespaces(task));
         return spawn(task, spec);
     }
 
@@ -165,6 +175,16 @@ public final class JavaDriver extends ProcessTaskDriver {
             }
         }
         return dirs;
+    }
+
+    /**
+     * The task's namespaces: its {@code pid_mode} / {@code ipc_mode}, else the plugin's defaults, when the agent is
+     * root; none otherwise (an agent that is not root cannot make them: its tasks share the host's, as Nomad's
+     * java tasks do where Nomad runs them without isolation).
+     */
+    private Namespaces namespaces(TaskConfig task) {
+        IsolationModes m = modes;
+        return m == null ? Namespaces.HOST : m.namespaces(task.config());
     }
 
     private static Path javaExecutable(Path javaHome) {

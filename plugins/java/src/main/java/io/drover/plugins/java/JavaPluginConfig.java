@@ -7,6 +7,7 @@ import io.drover.driver.api.schema.ConfigSchema;
 import io.drover.driver.api.schema.ConfigValidation;
 import io.drover.driver.api.schema.ConfigView;
 import io.drover.process.EnabledFlag;
+import io.drover.process.IsolationModes;
 import java.util.Map;
 
 /**
@@ -14,12 +15,20 @@ import java.util.Map;
  * Nomad: it runs only the JVM code a job names, with the agent's JDK. Its tasks run as {@code default_user}
  * (default {@code nobody}, Nomad's default task user) unless a task's {@code config { user = "..." } } says
  * otherwise, and never as root unless {@code allow_root = true} (Nomad's client refuses root for java through
- * {@code user.denylist}).
+ * {@code user.denylist}). Nomad's {@code default_pid_mode} and {@code default_ipc_mode} ({@code "private"} unless
+ * set) are the namespaces of a task whose config sets no {@code pid_mode} / {@code ipc_mode}; they apply only when
+ * the agent is root (see {@link JavaDriver}).
  *
  * @param defaultUser the user a task runs as when its config names none
  * @param allowRoot whether a task (or {@code default_user}) may be root
+ * @param modes the default PID and IPC modes
  */
-record JavaPluginConfig(boolean enabled, String defaultUser, boolean allowRoot) {
+record JavaPluginConfig(boolean enabled, String defaultUser, boolean allowRoot, IsolationModes modes) {
+
+    JavaPluginConfig(boolean enabled, String defaultUser, boolean allowRoot) {
+        this(enabled, defaultUser, allowRoot, IsolationModes.DEFAULTS);
+    }
+
     static final String DISABLED_MESSAGE =
             "the java driver is disabled by the agent config (plugin \"java\" { config { enabled = false } })";
     static final String DEFAULT_USER = "nobody";
@@ -27,6 +36,8 @@ record JavaPluginConfig(boolean enabled, String defaultUser, boolean allowRoot) 
     /** The block's schema; keys in name order, as the unknown-key message lists them. */
     static final ConfigSchema SCHEMA = ConfigSchema.of(
             Attribute.bool("allow_root").withDefault(false).describe("whether a task may run as root"),
+            IsolationModes.pluginAttribute(IsolationModes.DEFAULT_IPC_MODE),
+            IsolationModes.pluginAttribute(IsolationModes.DEFAULT_PID_MODE),
             Attribute.string("default_user").withDefault(DEFAULT_USER).describe("the user a task runs as when its"
                     + " config names none"),
             EnabledFlag.attribute(true));
@@ -53,7 +64,8 @@ record JavaPluginConfig(boolean enabled, String defaultUser, boolean allowRoot) 
         if (user.isBlank()) {
             throw new PluginConfigException("default_user", "must be a user name, found " + shown(user));
         }
-        return new JavaPluginConfig(v.bool("enabled"), user, v.bool("allow_root"));
+        return new JavaPluginConfig(v.bool("enabled"), user, v.bool("allow_root"), new IsolationModes(
+                v.string(IsolationModes.DEFAULT_PID_MODE), v.string(IsolationModes.DEFAULT_IPC_MODE)));
     }
 
     private static String shown(Object value) {

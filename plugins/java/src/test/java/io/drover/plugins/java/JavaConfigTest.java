@@ -35,7 +35,7 @@ class JavaConfigTest {
                 Arguments.of(Map.of("class", "A", "java_home", true), "java_home", "must be an absolute path"),
                 Arguments.of(Map.of("class", "A", "command", "x"), "command",
                         "unknown key for the java driver (allowed: jar_path, class, class_path, jvm_options, args,"
-                                + " java_home, user)"),
+                                + " java_home, user, pid_mode, ipc_mode)"),
                 Arguments.of(Map.of("class", "A", "class_path", "${DROVER_HOME}/lib"), "class_path",
                         "${DROVER_HOME} is unknown"));
     }

@@ -139,7 +139,7 @@ class JavaDriverTest {
         assertThat(startFailure(task).getCause()).isInstanceOf(DriverException.class)
                 .hasMessage("invalid java config: class: cannot be used with jar_path (the jar's manifest names its"
                         + " main class); colour: unknown key for the java driver (allowed: jar_path, class, class_path,"
-                        + " jvm_options, args, java_home, user)");
+                        + " jvm_options, args, java_home, user, pid_mode, ipc_mode)");
     }
 
     @Test
@@ -169,7 +169,7 @@ class JavaDriverTest {
                 .hasMessage("enabled: must be true or false, found \"no\"");
         assertThatThrownBy(() -> new JavaDriver().init(new DriverContext(Map.of("jvm_options", "x"), new WallTimers(),
                 "0.1.0"))).isInstanceOf(io.drover.driver.api.PluginConfigException.class)
-                .hasMessage("jvm_options: unknown key (allowed: allow_root, default_user, enabled)");
+                .hasMessage("jvm_options: unknown key (allowed: allow_root, default_ipc_mode, default_pid_mode, default_user, enabled)");
     }
 
     private static ExecutionException startFailure(TaskConfig task) {

@@ -36,6 +36,6 @@ class TaskUsersTest {
                 .isInstanceOf(PluginConfigException.class).hasMessage("default_user: must be a string, found a list");
         assertThatThrownBy(() -> JavaPluginConfig.parse(Map.of("user", "x")))
                 .isInstanceOf(PluginConfigException.class)
-                .hasMessage("user: unknown key (allowed: allow_root, default_user, enabled)");
+                .hasMessage("user: unknown key (allowed: allow_root, default_ipc_mode, default_pid_mode, default_user, enabled)");
     }
 }
