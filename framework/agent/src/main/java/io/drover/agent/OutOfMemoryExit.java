@@ -9,9 +9,11 @@ import java.nio.charset.StandardCharsets;
  * may wait for the dead threads); the state on disk stays consistent (group commits are atomic), and the next
  * agent re-attaches the tasks left running, as after a {@code kill -9}.
  *
- * <p>An OOM that a thread catches and survives is not seen here: the HTTP server answers a request that ran out
- * of memory with a 500 and goes on (a transient allocation, freed with the request); if the heap stays full,
- * the next thread that dies of it ends the agent. Called on the dying thread; never allocates before the halt
+ * <p>An OOM that a thread catches and survives is not seen here, with one exception: the HTTP server answers a
+ * read-only request (GET, HEAD) that ran out of memory with a 500 and goes on (a transient allocation, freed with
+ * the request; if the heap stays full, the next thread that dies of it ends the agent), but hands the OOM of a
+ * write (a job registered, a stop) to this handler, which ends the agent: the write may have changed half of
+ * what it meant to (some of a job's allocations submitted), and the next agent restores the durable state. Called on the dying thread; never allocates before the halt
  * but for the message, which is encoded in advance.
  */
 final class OutOfMemoryExit implements Thread.UncaughtExceptionHandler {

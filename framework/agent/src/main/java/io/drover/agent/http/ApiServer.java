@@ -56,6 +56,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class ApiServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ApiServer.class);
+    /** Methods that change nothing: an OOM while answering one is the request's alone (a 500, the agent goes on). */
+    private static final java.util.Set<String> READ_ONLY = java.util.Set.of("GET", "HEAD", "OPTIONS");
     /** Threads kept while idle. */
     static final int THREADS = 16;
     /** The pool's bound: handlers in flight at once (plus Jetty's acceptor and selector). */
@@ -250,7 +252,19 @@ public final class ApiServer implements AutoCloseable {
         } catch (IOException e) {
             LOG.debug("{} {}: connection failed: {}", method, request.uri(), e.toString());
             request.abort(e);
-        } catch (Exception | StackOverflowError | OutOfMemoryError e) {
+        } catch (OutOfMemoryError e) {
+            if (!READ_ONLY.contains(method)) {
+                // A write that ran out of heap may have changed half of what it meant to (Engine.submit placed
+                // some of a job's allocations): the agent must not go on serving that state. The JVM's default
+                // handler decides; in the agent it is OutOfMemoryExit, which ends the agent with exit code 1.
+                Thread.UncaughtExceptionHandler fatal = Thread.getDefaultUncaughtExceptionHandler();
+                if (fatal != null) {
+                    fatal.uncaughtException(Thread.currentThread(), e);
+                }
+            }
+            LOG.error("{} {} failed", method, request.uri(), e);
+            answerError(request, 500, "internal error: " + e.getClass().getSimpleName());
+        } catch (Exception | StackOverflowError e) {
             LOG.error("{} {} failed", method, request.uri(), e);
             answerError(request, 500, "internal error: " + e.getClass().getSimpleName());
         } finally {
