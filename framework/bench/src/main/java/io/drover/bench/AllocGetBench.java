@@ -53,7 +53,7 @@ final class AllocGetBench implements Bench {
         int seconds = env.count(this, "seconds", env.size(5, 30));
         int warmup = env.count(this, "warmup", env.size(2, 10));
         boolean churning = env.flag(this, "churn", true);
-        Path dir = env.workDir().resolve("alloc-get");
+        Path dir = env.freshDir("alloc-get");
         long[] measured;
         int errors;
         int sentLate;

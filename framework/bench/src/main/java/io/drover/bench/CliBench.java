@@ -48,7 +48,7 @@ final class CliBench implements Bench {
         if (env.droverHome() == null) {
             throw new IllegalStateException("drover.home is not set: run through the ./drover launcher");
         }
-        Path dir = Files.createDirectories(env.workDir().resolve("cli"));
+        Path dir = env.freshDir("cli");
         Path launcher = env.droverHome().resolve("drover");
         try (ChildAgent agent = ChildAgent.spawn(env, dir, dir.resolve("data-" + ProcessHandle.current().pid()),
                 "WARN")) {

@@ -40,7 +40,7 @@ final class ConcurrentTasksBench implements Bench {
                 }
                 """, n);
         String of = " (" + n + " running tasks)";
-        try (EngineHarness h = new EngineHarness(env, env.workDir().resolve("concurrent"), true,
+        try (EngineHarness h = new EngineHarness(env, env.freshDir("concurrent"), true,
                 UnaryOperator.identity())) {
             CountDownLatch running = new CountDownLatch(n);
             Set<String> seen = ConcurrentHashMap.newKeySet();

@@ -99,7 +99,7 @@ final class EscalationBench implements Bench {
         String nices;
         long firstDeadline = Long.MAX_VALUE;
         long lastDeadline = Long.MIN_VALUE;
-        try (EngineHarness h = new EngineHarness(env, env.workDir().resolve(name()), false, c -> {
+        try (EngineHarness h = new EngineHarness(env, env.freshDir(name()), false, c -> {
             signals[0] = new SignalTimes(c);
             return signals[0];
         }, poststop ? GcKillPolicy.KILL_POSTSTOP : GcKillPolicy.PRESERVE_STATES)) {

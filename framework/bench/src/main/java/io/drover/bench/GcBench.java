@@ -66,7 +66,7 @@ final class GcBench implements Bench {
                   }
                 }
                 """, n);
-        Path dataDir = env.workDir().resolve("gc");
+        Path dataDir = env.freshDir("gc");
         double seconds;
         double sweepSeconds = Double.NaN;
         int maxParallel;

@@ -26,7 +26,7 @@ final class LaunchBench implements Bench {
     public List<Figure> run(BenchEnv env) throws Exception {
         int n = env.size(100, 500);
         int warmup = env.size(50, 200);
-        Path dir = Files.createDirectories(env.workDir().resolve("launch"));
+        Path dir = env.freshDir("launch");
         Path taskDir = Files.createDirectories(dir.resolve("task"));
         Path out = dir.resolve("out");
         Path err = dir.resolve("err");

@@ -71,7 +71,7 @@ final class LifecycleBench implements Bench {
                   }
                 }
                 """, n);
-        try (EngineHarness h = new EngineHarness(env, env.workDir().resolve("lifecycle-" + dir), true,
+        try (EngineHarness h = new EngineHarness(env, env.freshDir("lifecycle-" + dir), true,
                 UnaryOperator.identity())) {
             var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
                     .getOperatingSystemMXBean();

@@ -47,7 +47,7 @@ final class MaxRuntimeBench implements Bench {
                 }
                 """.formatted(limit), tasks);
         List<Double> late = new ArrayList<>();
-        try (EngineHarness h = new EngineHarness(env, env.workDir().resolve("max-runtime"), durable,
+        try (EngineHarness h = new EngineHarness(env, env.freshDir("max-runtime"), durable,
                 UnaryOperator.identity())) {
             List<AllocationState> placed = h.engine.submit(job);
             h.awaitTerminal(placed, 120L + limit);

@@ -52,7 +52,7 @@ final class NomadPluginBench implements Bench {
         int n = env.count(this, "runs", env.size(100, 500));
         int m = env.count(this, "concurrent", env.size(100, 1000));
         int warmup = env.size(20, 100);
-        Path dir = Files.createDirectories(env.workDir().resolve("nomad_plugin"));
+        Path dir = env.freshDir("nomad_plugin");
         double[] handshakes = new double[env.size(1, 3)];
         for (int i = 0; i < handshakes.length - 1; i++) {
             Plugin p = Plugin.start(env.pluginDir());

@@ -59,13 +59,15 @@ final class StoreEventsBench implements Bench {
 
     private static double measure(BenchEnv env, Job job, int seconds, int threads, String dir) throws Exception {
         AtomicLong acked = new AtomicLong();
-        try (JournalStore store = JournalStore.open(env.workDir().resolve("store-" + dir))) {
+        java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        try (JournalStore store = JournalStore.open(env.freshDir("store-" + dir))) {
             long t0 = System.nanoTime();
             long deadline = t0 + TimeUnit.SECONDS.toNanos(seconds);
             CountDownLatch done = new CountDownLatch(threads);
             for (int t = 0; t < threads; t++) {
                 int id = t;
                 Thread producer = new Thread(() -> {
+                  try {
                     Semaphore inFlight = new Semaphore(4096);
                     int allocs = 0;
                     while (System.nanoTime() < deadline) {
@@ -79,11 +81,18 @@ final class StoreEventsBench implements Bench {
                             });
                         }
                     }
-                    done.countDown();
+                  } catch (RuntimeException | Error e) {
+                    failure.compareAndSet(null, e);
+                  } finally {
+                    done.countDown(); // a writer that failed must not leave the row waiting for ever
+                  }
                 }, "bench-store-" + t);
                 producer.start();
             }
             done.await();
+            if (failure.get() != null) {
+                throw new IllegalStateException("a store writer failed: " + failure.get(), failure.get());
+            }
             long atDeadline = acked.get();
             return atDeadline / ((System.nanoTime() - t0) / 1e9);
         }
