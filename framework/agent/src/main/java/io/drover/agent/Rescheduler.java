@@ -36,6 +36,7 @@ import java.util.concurrent.Executor;
  * delay already passed places at once.
  */
 public final class Rescheduler implements AllocationListener {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Rescheduler.class);
     /** Where replacements are placed: the registry, which places only for a job still registered as it was. */
     interface Target {
         /**
@@ -59,7 +60,7 @@ public final class Rescheduler implements AllocationListener {
     private final Map<String, String> next = new ConcurrentHashMap<>();
     private final Map<String, List<Event>> events = new ConcurrentHashMap<>();
     private final Map<String, Boolean> decided = new ConcurrentHashMap<>();
-    private final Map<String, Timers.Cancellable> pending = new ConcurrentHashMap<>();
+    private final Map<String, Armed> pending = new ConcurrentHashMap<>();
 
     Rescheduler(Timers timers, Executor placer, String nodeId) {
         this.timers = timers;
@@ -93,13 +94,45 @@ public final class Rescheduler implements AllocationListener {
         }
         Duration delay = policy.nextDelay(attempts, failTime);
         Duration wait = Duration.ofNanos(failTime + delay.toNanos() - Nanos.of(timers.now()));
-        pending.put(a.id(), timers.schedule(wait, () -> placer.execute(() -> place(a, earlier, delay))));
+        LOG.info("allocation {} failed: rescheduling it after {} (attempt {} of its lineage)", a.id(), delay,
+                earlier.size() + 1);
+        // in the map before the timer exists: a delay already passed fires at once, maybe before schedule returns
+        Armed armed = new Armed();
+        pending.put(a.id(), armed);
+        armed.timer = timers.schedule(wait, () -> {
+            try {
+                placer.execute(() -> place(a, armed, earlier, delay));
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                LOG.info("allocation {}: not rescheduled, the agent is shutting down", a.id());
+            }
+        });
     }
 
-    private void place(AllocationState failed, List<Event> earlier, Duration delay) {
-        if (pending.remove(failed.id()) == null || target == null) {
+    /** One armed replacement; {@code timer} is set once scheduled (a cancel before that finds it removed). */
+    private static final class Armed {
+        volatile Timers.Cancellable timer;
+
+        void cancel() {
+            Timers.Cancellable t = timer;
+            if (t != null) {
+                t.cancel();
+            }
+        }
+    }
+
+    private void place(AllocationState failed, Armed armed, List<Event> earlier, Duration delay) {
+        Target t = target;
+        if (!pending.remove(failed.id(), armed) || t == null) {
             return; // cancelled meanwhile
         }
+        try {
+            place(t, failed, earlier, delay);
+        } catch (IllegalStateException e) { // the engine shut down meanwhile
+            LOG.info("allocation {}: not rescheduled: {}", failed.id(), e.getMessage());
+        }
+    }
+
+    private void place(Target target, AllocationState failed, List<Event> earlier, Duration delay) {
         target.replace(failed, id -> {
             List<Event> carried = new ArrayList<>(earlier);
             carried.add(new Event(Nanos.of(timers.now()), failed.id(), nodeId, delay));
@@ -112,7 +145,7 @@ public final class Rescheduler implements AllocationListener {
     /** Cancels the pending replacements of these allocations (their job stopped or re-registered). Idempotent. */
     void cancel(Collection<String> allocIds) {
         for (String id : allocIds) {
-            Timers.Cancellable c = pending.remove(id);
+            Armed c = pending.remove(id);
             if (c != null) {
                 c.cancel();
             }
@@ -140,8 +173,8 @@ public final class Rescheduler implements AllocationListener {
     /**
      * Agent start, after the registry was restored: rebuilds the lineage from the allocations and arms what was
      * pending. Allocations of one job version, group and index, oldest first, form the lineage: each failed one
-     * followed by a later one was replaced by it (a re-registration of the same job version places nothing, and
-     * a stop ends the lineage: a stopped allocation is not failed-and-running). The delays of the rebuilt events
+     * followed by a later one was replaced by it (a re-registration of the same job places nothing), unless it was
+     * stopped before that one was placed (its last change, the stop, is older). The delays of the rebuilt events
      * are the policy's, as they were when placed.
      *
      * @param byJob the restored allocations of each registered, not stopped job, oldest first
@@ -172,7 +205,10 @@ public final class Rescheduler implements AllocationListener {
             }
             if (i + 1 < chain.size()) {
                 AllocationState n = chain.get(i + 1);
-                if (a.clientStatus() != ClientStatus.FAILED) {
+                // a failed one stopped before the next was placed (its job stopped, then registered again with
+                // the same content) was not replaced by it
+                boolean stoppedFirst = a.desiredStatus() == DesiredStatus.STOP && n.createTime() >= a.modifyTime();
+                if (a.clientStatus() != ClientStatus.FAILED || stoppedFirst) {
                     carried.clear();
                     continue;
                 }

@@ -257,4 +257,30 @@ class RescheduleTest {
         registry.stop("p");
         runOut("p");
     }
+
+    @Test
+    void aRestartDoesNotLinkAFailedAllocationStoppedBeforeTheSameJobWasRegisteredAgain() {
+        Job job = failing("q", JobType.BATCH, Duration.ofSeconds(1), Map.of());
+        registry.register(job);
+        runUntil(() -> rescheduler.pending("a01"));
+        registry.stop("q");
+        runUntil(() -> engine.allocation("a01").orElseThrow().desiredStatus()
+                == io.drover.core.state.DesiredStatus.STOP);
+        timers.advance(Duration.ofSeconds(1));
+        registry.register(job); // a new version with the same content: a02, which fails and is replaced by a03
+        List<AllocationState> all = runOut("q");
+        assertThat(all).extracting(AllocationState::id).containsExactly("a01", "a02", "a03");
+        assertThat(rescheduler.lineage("a01").next()).isNull();
+
+        Rescheduler again = new Rescheduler(timers, executor, "node-1");
+        again.restore(List.of(all));
+        assertThat(again.lineage("a01").next()).isNull();
+        assertThat(again.lineage("a02").previous()).isNull();
+        assertThat(again.lineage("a02").next()).isEqualTo("a03");
+        assertThat(again.lineage("a03").events()).singleElement()
+                .satisfies(e -> assertThat(e.prevAllocId()).isEqualTo("a02"));
+        assertThat(again.pending("a01")).isFalse();
+        assertThat(again.pending("a03")).isFalse(); // batch: its 1 attempt is used
+    }
+
 }
