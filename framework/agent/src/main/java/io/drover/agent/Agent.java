@@ -136,6 +136,8 @@ public final class Agent implements AutoCloseable {
                 allocIds);
         JobRegistry jobs = new JobRegistry(engine, config.client().taskLimits(), index,
                 node.feasibility(catalog.names()));
+        Rescheduler rescheduler = new Rescheduler(runtime.timers(), runtime.executor(), node.id());
+        jobs.rescheduler(rescheduler);
         AllocIndexes allocIndexes = new AllocIndexes(index);
         engine.addListener(allocIndexes);
         ExecutorService gcThread = Executors.newSingleThreadExecutor(r -> {
@@ -158,6 +160,8 @@ public final class Agent implements AutoCloseable {
             int restored = engine.restore();
             long tRestore = System.nanoTime();
             jobs.restore(engine.allocations());
+            rescheduler.restore(jobs.jobs().stream().filter(e -> !e.stopped()).map(jobs::allocations).toList());
+            engine.addListener(rescheduler);
             try {
                 parents.restore();
             } catch (IOException e) {

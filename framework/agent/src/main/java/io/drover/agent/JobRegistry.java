@@ -83,6 +83,7 @@ public final class JobRegistry {
     private final JobVersions versions = new JobVersions();
     private final JobAllocations reads;
     private final NodeFeasibility node;
+    private volatile Rescheduler rescheduler;
 
     /** How many versions of a job {@link #versions} keeps (Nomad's {@code JobTrackedVersions}). */
     static final int TRACKED_VERSIONS = JobVersions.TRACKED;
@@ -148,6 +149,44 @@ public final class JobRegistry {
                 .sorted(Comparator.comparing(e -> e.job().id())).toList();
     }
 
+    /**
+     * Reschedules failed allocations of this registry's jobs ({@link Rescheduler}); set once, before any
+     * registration. Without one (tests of other parts) nothing is rescheduled.
+     */
+    void rescheduler(Rescheduler r) {
+        this.rescheduler = r;
+        r.target(this::replace);
+    }
+
+    /** The reschedule lineage of an allocation (Nomad's {@code PreviousAllocation}, ...); empty without one. */
+    public Rescheduler.Lineage lineage(String allocId) {
+        Rescheduler r = rescheduler;
+        return r == null ? new Rescheduler.Lineage(null, null, List.of()) : r.lineage(allocId);
+    }
+
+    /**
+     * Places a replacement of a failed allocation ({@link Rescheduler.Target}) if its job is still registered,
+     * not stopped, with the failed one's version; under this object's lock, so a stop or re-registration either
+     * comes first (nothing is placed) or stops the replacement with the rest.
+     */
+    private synchronized Optional<AllocationState> replace(AllocationState failed,
+            java.util.function.Consumer<String> beforeStart) {
+        Entry e = jobs.get(failed.jobId());
+        if (e == null || e.stopped() || !e.job().equals(failed.job())) {
+            return Optional.empty();
+        }
+        AllocationState placed = engine.replace(failed, beforeStart);
+        List<String> ids = new ArrayList<>(e.allocIds());
+        ids.add(placed.id());
+        allocIndex.add(placed.id(), e.job().id());
+        allocIndex.placedBy(placed.id(), allocIndex.evalOf(failed.id()));
+        long at = index.take();
+        jobs.put(e.job().id(), new Entry(e.job(), e.version(), e.submitTime(), at, ids, false, e.createIndex(),
+                e.jobModifyIndex()));
+        index.publish(at);
+        return Optional.of(placed);
+    }
+
     /** The evaluations of the registrations and stops (Nomad's {@code /v1/evaluations}). */
     public Evaluations evaluations() {
         return evals;
@@ -200,6 +239,7 @@ public final class JobRegistry {
         List<String> ids = new ArrayList<>();
         int version = 0;
         if (old != null) {
+            cancelReschedules(old);
             old.allocIds().forEach(engine::stop);
             ids.addAll(old.allocIds());
             version = old.version() + 1;
@@ -256,6 +296,7 @@ public final class JobRegistry {
         if (old == null) {
             return Optional.empty();
         }
+        cancelReschedules(old);
         old.allocIds().forEach(engine::stop);
         long at = index.take();
         Entry stopped = new Entry(old.job(), old.version(), old.submitTime(), at,
@@ -269,6 +310,13 @@ public final class JobRegistry {
         }
         LOG.info("job {}: stopped {} allocation(s): {}", jobId, old.allocIds().size(), old.allocIds());
         return Optional.of(stopped);
+    }
+
+    private void cancelReschedules(Entry e) {
+        Rescheduler r = rescheduler;
+        if (r != null) {
+            r.cancel(e.allocIds());
+        }
     }
 
     /**
@@ -293,6 +341,10 @@ public final class JobRegistry {
      * Idempotent.
      */
     public synchronized void forget(String allocId) {
+        Rescheduler r = rescheduler;
+        if (r != null) {
+            r.forget(allocId);
+        }
         String jobId = allocIndex.remove(allocId);
         Entry e = jobId == null ? null : jobs.get(jobId);
         if (e == null || !e.allocIds().contains(allocId)) {

@@ -36,6 +36,7 @@ final class AllocJson {
         o.put("CreateIndex", ix.createIndex());
         o.put("ModifyIndex", ix.modifyIndex());
         o.put("AllocModifyIndex", ix.allocModifyIndex());
+        reschedule(o, jobs.lineage(a.id()));
         return o;
     }
 
@@ -51,4 +52,26 @@ final class AllocJson {
         return o;
     }
 
+    /**
+     * Nomad's reschedule fields: {@code PreviousAllocation}, {@code NextAllocation} ("" when none, as Nomad's
+     * omitempty-less strings) and {@code RescheduleTracker} (null when the allocation is no replacement).
+     */
+    private static void reschedule(ObjectNode o, io.drover.agent.Rescheduler.Lineage l) {
+        o.put("PreviousAllocation", l.previous() == null ? "" : l.previous());
+        o.put("NextAllocation", l.next() == null ? "" : l.next());
+        if (l.events().isEmpty()) {
+            o.putNull("RescheduleTracker");
+            return;
+        }
+        ObjectNode tracker = o.putObject("RescheduleTracker");
+        var events = tracker.putArray("Events");
+        for (var e : l.events()) {
+            ObjectNode ev = events.addObject();
+            ev.put("RescheduleTime", e.rescheduleTime());
+            ev.put("PrevAllocID", e.prevAllocId());
+            ev.put("PrevNodeID", e.prevNodeId());
+            ev.put("Delay", e.delay().toNanos());
+        }
+        tracker.put("LastReschedule", "ok");
+    }
 }

@@ -169,6 +169,40 @@ public final class Engine implements AutoCloseable {
         return created.stream().map(AllocRunner::snapshot).toList();
     }
 
+    /**
+     * Places one new allocation in the place of {@code failed}: the same job (version), group and index, so the
+     * same name, with a new id; the failed one is left as it is. Nomad's reschedule (the agent's
+     * {@code Rescheduler} decides when). Any thread; never blocks.
+     *
+     * @param beforeStart called with the new id on the calling thread before the allocation starts, so what the
+     *     caller records of it (its lineage) is there before any of its snapshots is published
+     * @return the new allocation's first snapshot
+     * @throws IllegalStateException when the engine is shut down
+     */
+    public AllocationState replace(AllocationState failed, java.util.function.Consumer<String> beforeStart) {
+        if (closed) {
+            throw new IllegalStateException("engine is shut down");
+        }
+        beforePlacement.accept(1);
+        TaskGroup group = failed.group();
+        AllocRunner runner = new AllocRunner(ids.get(), failed.job(), group, failed.index(), config, drivers,
+                runtime, store, this::publish, -1);
+        String id = runner.id();
+        runner.network(ports.allocate(id, group.runtime().network()));
+        runner.terminal().whenComplete((done, e) -> ports.release(id));
+        allocs.put(id, runner);
+        countLive(runner, group);
+        beforeStart.accept(id);
+        runner.start();
+        LOG.info("job {}: placed allocation {} to replace failed allocation {}", failed.jobId(), id, failed.id());
+        return runner.snapshot();
+    }
+
+    /** The engine's clock and timers (the agent's rescheduler arms its delays there). */
+    public io.drover.driver.api.Timers timers() {
+        return runtime.timers();
+    }
+
     /** Counts the allocation's tasks as live until it is terminal. */
     private void countLive(AllocRunner runner, TaskGroup group) {
         int n = group.tasks().size();

@@ -13,8 +13,8 @@ import java.util.Map;
  * The jobspec blocks a cluster gives their meaning ({@code update}, {@code reschedule}, {@code migrate},
  * {@code scaling}, {@code ephemeral_disk}, {@code node_pool}): accepted and checked (keys and value types, as
  * Nomad's parser checks them), so that a Nomad job file validates as written, and kept in Nomad's API shape for
- * the job's JSON; one node has nothing to roll, reschedule elsewhere, migrate or scale, so they change nothing
- * at run time. And the blocks that need a
+ * the job's JSON; one node has nothing to roll, migrate or scale, so they change nothing at run time, except
+ * {@code reschedule}, which the agent applies on this node ({@link io.drover.core.spec.ReschedulePolicy}). And the blocks that need a
  * service Drover does not have, each refused in one line naming it and where it is: {@code vault} (Vault),
  * {@code consul} and a {@code service} whose provider is Consul (Consul), {@code connect} (Consul Connect), a
  * CSI {@code volume} and a task's {@code csi_plugin} (CSI; host volumes are {@link VolumeMapper}'s). A
