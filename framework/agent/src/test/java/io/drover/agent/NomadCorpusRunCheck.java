@@ -219,6 +219,10 @@ class NomadCorpusRunCheck {
 
     /** An agent config with the four bundled plugin JARs in an owner-only plugin_dir, raw_exec enabled. */
     private AgentConfig config() throws java.io.IOException {
+        // A node's data_dir sits below parents others may pass through (/var/lib, 0755): a java task runs as
+        // nobody outside any chroot and opens ${NOMAD_ALLOC_DIR} by its host path (docs/jobs.md, the java
+        // options). JUnit's temporary dir is 0700; as root, the agent makes data_dir itself 0711.
+        Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwx--x--x"));
         Path plugins = Files.createDirectories(tmp.resolve("plugins"));
         Files.setPosixFilePermissions(plugins, PosixFilePermissions.fromString("rwx------"));
         try (var jars = Files.list(Path.of(System.getProperty("drover.test.plugins.all", "target/test-plugins-all")))) {
