@@ -95,10 +95,13 @@ class PidNamespaceTest {
 
     @Test
     void anUnhandledTermIsDroppedForPidOneAndSigkillEndsTheNamespaceWithItsTree() throws Exception {
-        // the task (PID 1) has no TERM handler; its children leave its group (setsid) and ignore TERM
-        SupervisedProcess p = sh("setsid sh -c 'trap \"\" TERM; sleep 1000' & setsid sleep 1000 & echo ready > ready;"
-                + " wait", new Namespaces(true, false));
-        Await.until("ready", WAIT, () -> Files.exists(dir.resolve("ready")));
+        // the task (PID 1) has no TERM handler; its children leave its group (setsid), one ignores TERM. Each child
+        // says it is ready itself, once its setsid (and trap) are done: a TERM sent before that reached it in the
+        // task's group and ended it, and the task's wait then returned (exit 0, a flake seen in CI)
+        SupervisedProcess p = sh("setsid sh -c 'trap \"\" TERM; echo > r1; exec sleep 1000' &"
+                + " setsid sh -c 'echo > r2; exec sleep 1000' & wait", new Namespaces(true, false));
+        Await.until("both children ready", WAIT,
+                () -> Files.exists(dir.resolve("r1")) && Files.exists(dir.resolve("r2")));
         p.signal(15);
         // the kernel drops a TERM from outside for a namespace's init that does not catch it: still alive
         assertThat(p.onExit().toCompletableFuture().completeOnTimeout(null, 300, TimeUnit.MILLISECONDS).get())
