@@ -169,9 +169,13 @@ class ExecPidModeTest {
         driver = driver(Map.of());
         // PID 1 without a TERM handler (the kernel drops TERM for it), children that left its group and ignore TERM
         TaskConfig t = task("pid/6", Map.of("command", "/bin/sh", "args", List.of("-c",
-                "setsid sh -c 'trap \"\" TERM; sleep 1000' & setsid sleep 1000 & : > /local/ready; wait")));
+                "setsid sh -c 'trap \"\" TERM; : > /local/r1; exec sleep 1000' &"
+                        + " setsid sh -c ': > /local/r2; exec sleep 1000' & wait")));
         String id = driver.start(t).toCompletableFuture().get(WAIT.toMillis(), TimeUnit.MILLISECONDS).taskId();
-        Await.until("ready", WAIT, () -> Files.exists(t.taskDir().resolve("local/ready")));
+        // each child says it is ready once its setsid and trap are done: a TERM before that would reach it in the
+        // task's group and end it, and the task's wait would return (PidNamespaceTest's flake in CI)
+        Await.until("both children ready", WAIT, () -> Files.exists(t.taskDir().resolve("local/r1"))
+                && Files.exists(t.taskDir().resolve("local/r2")));
         List<Integer> tree = underTaskDir(t);
         assertThat(tree).hasSizeGreaterThanOrEqualTo(3);
         driver.signal(id, "SIGTERM");
