@@ -29,4 +29,12 @@ class CliContextTest {
         // summer time: the region's rules, not a fixed offset
         assertThat(Times.local(NANOS - 150L * 86_400 * 1_000_000_000L, berlin)).endsWith("+02:00");
     }
+
+    @Test
+    void theProcessContextsZoneIsTheDefaultReadOnFirstUse() {
+        CliContext ctx = CliContext.of(System.out, System.err);
+        assertThat(ctx.zone()).isEqualTo(CliContext.localZone(TimeZone.getDefault())).isSameAs(ctx.zone());
+        assertThat(new CliContext(System.out, System.err, false, java.util.Map.of(), ZoneId.of("Europe/Berlin"))
+                .zone()).isEqualTo(ZoneId.of("Europe/Berlin"));
+    }
 }

@@ -1,6 +1,5 @@
 package io.drover.cli.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.drover.cli.ExitCodes;
 import io.drover.cli.UserException;
 import io.drover.core.event.TaskEvent;
@@ -23,7 +22,7 @@ import java.util.Map;
  * Reads the API's allocation JSON back into an {@link AllocationState} (its {@code job} is not in the JSON: it
  * is null) and the lifecycle labels of a job's tasks from {@code GET /v1/job/:id}, for the text formatter.
  *
- * <p>The allocation is read from the tree field by field, as Jackson's binding of the records would (Nomad's
+ * <p>The allocation is read from the tree ({@link Json}) field by field, as Jackson's binding of the records would (Nomad's
  * field names, enums by wire name, instants as RFC 3339 text, missing fields null or 0, unknown ones
  * ignored), without an {@code ObjectMapper}: binding cost a CLI call ~0.2 s of start-up (docs/performance.md,
  * "Client commands"). {@code AllocReaderTest} checks it against Jackson's binding. Stateless.
@@ -33,7 +32,7 @@ public final class AllocReader {
 
     public static AllocationState alloc(String json) {
         try {
-            return alloc(JsonTree.parse(json));
+            return alloc(Json.parse(json));
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw unreadable(e.getOriginalMessage());
         } catch (IOException e) {
@@ -43,13 +42,13 @@ public final class AllocReader {
         }
     }
 
-    private static AllocationState alloc(JsonNode a) {
+    private static AllocationState alloc(Json a) {
         if (!a.isObject()) {
             throw new IllegalArgumentException("not a JSON object");
         }
         Map<String, TaskState> tasks = new LinkedHashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = a.path("TaskStates").fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
+        for (Iterator<Map.Entry<String, Json>> it = a.path("TaskStates").fields(); it.hasNext(); ) {
+            Map.Entry<String, Json> e = it.next();
             tasks.put(e.getKey(), task(e.getValue()));
         }
         return new AllocationState(text(a, "ID"), text(a, "Name"), text(a, "JobID"), text(a, "TaskGroup"), 0,
@@ -60,9 +59,9 @@ public final class AllocReader {
                 null);
     }
 
-    private static TaskState task(JsonNode t) {
+    private static TaskState task(Json t) {
         List<TaskEvent> events = new ArrayList<>();
-        for (JsonNode e : t.path("Events")) {
+        for (Json e : t.path("Events")) {
             events.add(event(e));
         }
         return new TaskState(wire(TaskLifeState.values(), t.get("State"), TaskLifeState::wireName, "State"),
@@ -70,13 +69,13 @@ public final class AllocReader {
                 instant(t, "StartedAt"), instant(t, "FinishedAt"), events);
     }
 
-    private static TaskEvent event(JsonNode e) {
+    private static TaskEvent event(Json e) {
         Map<String, String> details = new LinkedHashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = e.path("Details").fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> d = it.next();
+        for (Iterator<Map.Entry<String, Json>> it = e.path("Details").fields(); it.hasNext(); ) {
+            Map.Entry<String, Json> d = it.next();
             details.put(d.getKey(), d.getValue().isNull() ? "" : d.getValue().asText());
         }
-        JsonNode type = e.get("Type");
+        Json type = e.get("Type");
         return new TaskEvent(type == null || type.isNull() ? null : TaskEventType.fromWire(type.asText()),
                 e.path("Time").asLong(), text(e, "DisplayMessage"), details, text(e, "Message"),
                 e.path("FailsTask").asBoolean(), text(e, "RestartReason"), text(e, "SetupError"),
@@ -85,13 +84,13 @@ public final class AllocReader {
                 text(e, "FailedSibling"), text(e, "TaskSignal"), text(e, "TaskSignalReason"));
     }
 
-    private static String text(JsonNode o, String field) {
-        JsonNode v = o.get(field);
+    private static String text(Json o, String field) {
+        Json v = o.get(field);
         return v == null || v.isNull() ? null : v.asText();
     }
 
-    private static Instant instant(JsonNode o, String field) {
-        JsonNode v = o.get(field);
+    private static Instant instant(Json o, String field) {
+        Json v = o.get(field);
         if (v == null || v.isNull()) {
             return null;
         }
@@ -106,7 +105,7 @@ public final class AllocReader {
         }
     }
 
-    private static <E> E wire(E[] values, JsonNode v, java.util.function.Function<E, String> name, String field) {
+    private static <E> E wire(E[] values, Json v, java.util.function.Function<E, String> name, String field) {
         if (v == null || v.isNull()) {
             return null;
         }
@@ -126,14 +125,14 @@ public final class AllocReader {
      * Task name to its lifecycle label ({@code prestart sidecar}, {@code poststop}, ...; empty for a main task)
      * of one group of the job JSON; empty when the group is not there.
      */
-    public static Map<String, String> labels(JsonNode job, String group) {
+    public static Map<String, String> labels(Json job, String group) {
         Map<String, String> out = new LinkedHashMap<>();
-        for (JsonNode g : job.path("TaskGroups")) {
+        for (Json g : job.path("TaskGroups")) {
             if (!group.equals(g.path("Name").asText())) {
                 continue;
             }
-            for (JsonNode t : g.path("Tasks")) {
-                JsonNode lc = t.path("Lifecycle");
+            for (Json t : g.path("Tasks")) {
+                Json lc = t.path("Lifecycle");
                 String hook = lc.path("Hook").asText("");
                 out.put(t.path("Name").asText(), hook.isEmpty() ? ""
                         : hook + (lc.path("Sidecar").asBoolean() ? " sidecar" : ""));

@@ -89,7 +89,7 @@ public final class AllocStatusCommand implements Callable<Integer> {
         io.drover.cli.Marks.mark("allocation read");
         Map<String, String> labels;
         try {
-            labels = AllocReader.labels(client.get("/v1/job/" + encode(alloc.jobId())), alloc.taskGroup());
+            labels = AllocReader.labels(client.read("/v1/job/" + encode(alloc.jobId())), alloc.taskGroup());
         } catch (UserException jobGone) {
             labels = Map.of();
         }

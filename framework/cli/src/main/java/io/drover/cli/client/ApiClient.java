@@ -45,6 +45,21 @@ public final class ApiClient implements RequestJson {
         return json(send("GET", path, null));
     }
 
+    /**
+     * A GET's answer as a {@link Json} tree: what the short read-only commands read, without databind's classes
+     * (docs/performance.md, session 13).
+     */
+    public Json read(String path) {
+        String body = send("GET", path, null);
+        try {
+            return body.isBlank() ? Json.emptyObject() : Json.parse(body);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw notJson(e.getOriginalMessage());
+        } catch (IOException e) {
+            throw notJson(e.getMessage());
+        }
+    }
+
     /** The raw body of a GET (for {@code -json}: printed exactly as the API sent it). */
     public String getText(String path) {
         return send("GET", path, null);
@@ -143,7 +158,7 @@ public final class ApiClient implements RequestJson {
     private static UserException error(int status, String body) {
         int code = status == 400 ? ExitCodes.USAGE : ExitCodes.FAILED;
         try {
-            JsonNode e = JsonTree.parse(body).path("error");
+            Json e = Json.parse(body).path("error");
             if (e.isTextual() && !e.asText().isBlank()) {
                 return new UserException(e.asText(), code);
             }
@@ -158,9 +173,13 @@ public final class ApiClient implements RequestJson {
             return body.isBlank() ? com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
                     : JsonTree.parse(body);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new UserException("the agent's answer is not JSON: " + e.getOriginalMessage(), ExitCodes.FAILED);
+            throw notJson(e.getOriginalMessage());
         } catch (IOException e) {
-            throw new UserException("the agent's answer is not JSON: " + e.getMessage(), ExitCodes.FAILED);
+            throw notJson(e.getMessage());
         }
+    }
+
+    private static UserException notJson(String why) {
+        return new UserException("the agent's answer is not JSON: " + why, ExitCodes.FAILED);
     }
 }

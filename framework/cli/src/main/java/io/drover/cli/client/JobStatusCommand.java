@@ -1,6 +1,5 @@
 package io.drover.cli.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.drover.cli.CliContext;
 import io.drover.cli.ExitCodes;
 import io.drover.cli.Specs;
@@ -61,15 +60,15 @@ public final class JobStatusCommand implements Callable<Integer> {
     public Integer call() {
         ApiClient client = api.client(ctx);
         if (id == null) {
-            JsonNode jobs = client.get("/v1/jobs");
+            Json jobs = client.read("/v1/jobs");
             if (jobs.isEmpty()) {
                 ctx.out().println("No running jobs");
                 return ExitCodes.OK;
             }
             List<String[]> rows = new ArrayList<>();
             rows.add(new String[] {"ID", "Type", "Status", "Running", "Complete", "Failed"});
-            for (JsonNode j : jobs) {
-                JsonNode n = j.path("Allocations");
+            for (Json j : jobs) {
+                Json n = j.path("Allocations");
                 rows.add(new String[] {j.path("ID").asText(), j.path("Type").asText(), status(j),
                     n.path("Running").asText(), n.path("Complete").asText(), n.path("Failed").asText()});
             }
@@ -77,8 +76,8 @@ public final class JobStatusCommand implements Callable<Integer> {
             return ExitCodes.OK;
         }
         String path = "/v1/job/" + URLEncoder.encode(id, StandardCharsets.UTF_8).replace("+", "%20");
-        JsonNode job = client.get(path);
-        JsonNode allocs = client.get(path + "/allocations");
+        Json job = client.read(path);
+        Json allocs = client.read(path + "/allocations");
         List<String[]> kv = new ArrayList<>();
         kv.add(new String[] {"ID", job.path("ID").asText()});
         kv.add(new String[] {"Name", job.path("Name").asText()});
@@ -89,7 +88,7 @@ public final class JobStatusCommand implements Callable<Integer> {
         sb.append("\nAllocations\n");
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"ID", "Task Group", "Desired", "Status", "Created"});
-        for (JsonNode a : allocs) {
+        for (Json a : allocs) {
             String aid = a.path("ID").asText();
             rows.add(new String[] {aid.substring(0, Math.min(8, aid.length())), a.path("TaskGroup").asText(),
                 a.path("DesiredStatus").asText(), a.path("ClientStatus").asText(),
@@ -100,7 +99,7 @@ public final class JobStatusCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
-    private static String status(JsonNode job) {
+    private static String status(Json job) {
         return job.path("Status").asText() + (job.path("Stop").asBoolean() ? " (stopped)" : "");
     }
 }

@@ -15,8 +15,12 @@ public final class Columns {
 
     /** One {@code key = value} line per pair, every key padded to the longest key. Pairs are {key, value}. */
     public static String keyValues(List<String[]> pairs) {
-        List<String[]> safe = pairs.stream().map(Columns::escape).toList();
-        int width = safe.stream().mapToInt(p -> p[0].length()).max().orElse(0);
+        // loops, not streams: a client command's first stream pipeline loads ~50 JDK classes (session 13)
+        List<String[]> safe = escape(pairs);
+        int width = 0;
+        for (String[] p : safe) {
+            width = Math.max(width, p[0].length());
+        }
         StringBuilder sb = new StringBuilder();
         for (String[] p : safe) {
             sb.append(pad(p[0], width)).append(" = ").append(p[1]).append('\n');
@@ -29,7 +33,7 @@ public final class Columns {
         if (cells.isEmpty()) {
             return "";
         }
-        List<String[]> rows = cells.stream().map(Columns::escape).toList();
+        List<String[]> rows = escape(cells);
         int columns = rows.get(0).length;
         int[] widths = new int[columns];
         for (String[] row : rows) {
@@ -49,6 +53,14 @@ public final class Columns {
             sb.append(stripTrailing(line)).append('\n');
         }
         return sb.toString();
+    }
+
+    private static List<String[]> escape(List<String[]> rows) {
+        List<String[]> out = new java.util.ArrayList<>(rows.size());
+        for (String[] row : rows) {
+            out.add(escape(row));
+        }
+        return out;
     }
 
     private static String[] escape(String[] row) {

@@ -1,12 +1,12 @@
 package io.drover.cli.plugin;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.drover.cli.CliContext;
 import io.drover.cli.ConfigOption;
 import io.drover.cli.ExitCodes;
 import io.drover.cli.PluginDirs;
 import io.drover.cli.Specs;
 import io.drover.cli.client.ClientOptions;
+import io.drover.cli.client.Json;
 import io.drover.cli.format.Columns;
 import io.drover.core.config.AgentConfig;
 import io.drover.core.driver.DriverInfo;
@@ -81,8 +81,8 @@ public final class PluginStatusCommand implements Callable<Integer> {
     }
 
     private int remote() {
-        JsonNode plugins = api.client(ctx).get("/v1/plugins");
-        for (JsonNode problem : api.client(ctx).get("/v1/plugins/problems").path("Problems")) {
+        Json plugins = api.client(ctx).read("/v1/plugins");
+        for (Json problem : api.client(ctx).read("/v1/plugins/problems").path("Problems")) {
             ctx.err().println("Warning: " + problem.asText());
         }
         if (plugins.isEmpty()) {
@@ -90,7 +90,7 @@ public final class PluginStatusCommand implements Callable<Integer> {
             return ExitCodes.OK;
         }
         List<String[]> rows = header();
-        for (JsonNode p : plugins) {
+        for (Json p : plugins) {
             rows.add(new String[] {p.path("Name").asText(), p.path("PluginID").asText(), p.path("Version").asText(),
                 p.path("Provider").asText(), p.path("Health").asText(), p.path("HealthDescription").asText()});
         }

@@ -1,6 +1,6 @@
 package io.drover.cli.plugin;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.drover.cli.client.Json;
 import io.drover.cli.format.TerminalText;
 import io.drover.core.driver.DriverInfo;
 import io.drover.driver.api.schema.ConfigSchema;
@@ -24,9 +24,9 @@ final class SchemaText {
         return sb.toString();
     }
 
-    static String ofJson(JsonNode plugins) {
+    static String ofJson(Json plugins) {
         StringBuilder sb = new StringBuilder();
-        for (JsonNode p : plugins) {
+        for (Json p : plugins) {
             String name = p.path("Name").asText();
             section(sb, name, "task config", lines(p.path("TaskConfigSchema")));
             section(sb, name, "plugin config", lines(p.path("PluginConfigSchema")));
@@ -49,7 +49,7 @@ final class SchemaText {
     }
 
     /** The lines of a schema as JSON, rebuilt as ConfigSchema.lines() writes them; null for no schema. */
-    private static List<String> lines(JsonNode keys) {
+    private static List<String> lines(Json keys) {
         if (keys == null || keys.isNull() || keys.isMissingNode()) {
             return null;
         }
@@ -58,8 +58,8 @@ final class SchemaText {
         return out;
     }
 
-    private static void lines(JsonNode keys, String indent, List<String> out) {
-        for (JsonNode k : keys) {
+    private static void lines(Json keys, String indent, List<String> out) {
+        for (Json k : keys) {
             StringBuilder sb = new StringBuilder(indent).append(k.path("name").asText()).append("  ");
             switch (k.path("kind").asText()) {
                 case "block" -> sb.append(k.path("required").asBoolean() ? "block, required" : "block");

@@ -33,7 +33,7 @@ class AllocReaderTest {
                 new ObjectMapper().readTree(AllocJson.format(java.util.List.of(alloc))).get(0));
 
         AllocationState read = AllocReader.alloc(json);
-        Map<String, String> labels = AllocReader.labels(new ObjectMapper().readTree("""
+        Map<String, String> labels = AllocReader.labels(io.drover.cli.client.Json.parse("""
                 {"TaskGroups": [{"Name": "%s", "Tasks": [
                   {"Name": "poststop", "Lifecycle": {"Hook": "poststop", "Sidecar": false}},
                   {"Name": "test-task", "Lifecycle": null}]}]}

@@ -1,0 +1,240 @@
+package io.drover.cli.client;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.io.NumberInput;
+import java.io.IOException;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A JSON value read by Jackson core's streaming parser into a small tree of this one class, for the short read-only
+ * commands ({@code alloc status}, {@code job status}, {@code plugin status}): databind's {@code JsonNode} classes
+ * and what their archived verification names (~35 classes) are never loaded on those paths (docs/performance.md,
+ * session 13). The reading methods are {@code JsonNode}'s, with its results (the same text of numbers, booleans
+ * and null, the same coercions, {@code path} of a missing field a missing value, iteration over an object's
+ * values); {@code JsonTest} holds them equal to databind's on every kind of value. The tree is what
+ * {@code ObjectMapper.readTree} builds (ints and longs, big integers, decimals as doubles, the last of duplicate
+ * keys). Immutable and thread-safe.
+ */
+public final class Json implements Iterable<Json> {
+    private static final JsonFactory FACTORY = new JsonFactory();
+
+    private static final byte OBJECT = 0;
+    private static final byte ARRAY = 1;
+    private static final byte STRING = 2;
+    private static final byte LONG = 3;
+    private static final byte BIG = 4;
+    private static final byte DOUBLE = 5;
+    private static final byte TRUE = 6;
+    private static final byte FALSE = 7;
+    private static final byte NULL = 8;
+    private static final byte MISSING = 9;
+
+    private static final Json MISSING_VALUE = new Json(MISSING, null, 0, 0);
+
+    private final byte kind;
+    /** Map for an object, List for an array, String, BigInteger; else null. */
+    private final Object ref;
+    private final long longValue;
+    private final double doubleValue;
+
+    private Json(byte kind, Object ref, long longValue, double doubleValue) {
+        this.kind = kind;
+        this.ref = ref;
+        this.longValue = longValue;
+        this.doubleValue = doubleValue;
+    }
+
+    /**
+     * The value of JSON text (text after it is ignored, as {@code readTree} does); a missing value for blank text.
+     *
+     * @throws com.fasterxml.jackson.core.JsonProcessingException when the text is not JSON
+     */
+    public static Json parse(String text) throws IOException {
+        try (JsonParser p = FACTORY.createParser(text)) {
+            JsonToken t = p.nextToken();
+            return t == null ? MISSING_VALUE : value(p, t);
+        }
+    }
+
+    private static Json value(JsonParser p, JsonToken t) throws IOException {
+        if (t == null) {
+            throw new JsonParseException(p, "unexpected end of input");
+        }
+        switch (t) {
+            case START_OBJECT:
+                Map<String, Json> o = new LinkedHashMap<>();
+                for (JsonToken k = p.nextToken(); k == JsonToken.FIELD_NAME; k = p.nextToken()) {
+                    String name = p.currentName();
+                    o.put(name, value(p, p.nextToken()));
+                }
+                return new Json(OBJECT, o, 0, 0);
+            case START_ARRAY:
+                List<Json> a = new ArrayList<>();
+                for (JsonToken e = p.nextToken(); e != JsonToken.END_ARRAY; e = p.nextToken()) {
+                    a.add(value(p, e));
+                }
+                return new Json(ARRAY, a, 0, 0);
+            case VALUE_STRING:
+                return new Json(STRING, p.getText(), 0, 0);
+            case VALUE_NUMBER_INT:
+                if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+                    BigInteger b = p.getBigIntegerValue();
+                    return new Json(BIG, b, b.longValue(), b.doubleValue());
+                }
+                long l = p.getLongValue();
+                return new Json(LONG, null, l, l);
+            case VALUE_NUMBER_FLOAT:
+                double d = p.getDoubleValue();
+                return new Json(DOUBLE, null, (long) d, d);
+            case VALUE_TRUE:
+                return new Json(TRUE, null, 1, 1);
+            case VALUE_FALSE:
+                return new Json(FALSE, null, 0, 0);
+            case VALUE_NULL:
+                return new Json(NULL, null, 0, 0);
+            default:
+                throw new JsonParseException(p, "unexpected token " + t);
+        }
+    }
+
+    /** An empty object (what a blank answer reads as). */
+    static Json emptyObject() {
+        return new Json(OBJECT, Map.of(), 0, 0);
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Json> object() {
+        return (Map<String, Json>) ref;
+    }
+
+    @SuppressWarnings("unchecked")
+    private List<Json> array() {
+        return (List<Json>) ref;
+    }
+
+    /** The field of an object, else null (as {@code JsonNode.get}). */
+    public Json get(String field) {
+        return kind == OBJECT ? object().get(field) : null;
+    }
+
+    /** The field of an object, else a missing value (as {@code JsonNode.path}). */
+    public Json path(String field) {
+        Json v = get(field);
+        return v == null ? MISSING_VALUE : v;
+    }
+
+    public boolean has(String field) {
+        return get(field) != null;
+    }
+
+    public boolean hasNonNull(String field) {
+        Json v = get(field);
+        return v != null && v.kind != NULL;
+    }
+
+    public boolean isObject() {
+        return kind == OBJECT;
+    }
+
+    public boolean isNull() {
+        return kind == NULL;
+    }
+
+    public boolean isMissingNode() {
+        return kind == MISSING;
+    }
+
+    public boolean isTextual() {
+        return kind == STRING;
+    }
+
+    public boolean isNumber() {
+        return kind == LONG || kind == BIG || kind == DOUBLE;
+    }
+
+    /** No fields or elements; true for any other value, as {@code JsonNode.isEmpty} (its size is 0). */
+    public boolean isEmpty() {
+        return switch (kind) {
+            case OBJECT -> object().isEmpty();
+            case ARRAY -> array().isEmpty();
+            default -> true;
+        };
+    }
+
+    /** The text of a string, a number, a boolean or {@code null}; empty for an object, an array, a missing value. */
+    public String asText() {
+        return switch (kind) {
+            case STRING -> (String) ref;
+            case LONG -> Long.toString(longValue);
+            case BIG -> ref.toString();
+            case DOUBLE -> Double.toString(doubleValue);
+            case TRUE -> "true";
+            case FALSE -> "false";
+            case NULL -> "null";
+            default -> "";
+        };
+    }
+
+    /** {@link #asText()}, but {@code fallback} for null and a missing value. */
+    public String asText(String fallback) {
+        return kind == NULL || kind == MISSING ? fallback : asText();
+    }
+
+    public long asLong() {
+        return switch (kind) {
+            case LONG, BIG, DOUBLE, TRUE, FALSE -> kind == TRUE ? 1 : longValue;
+            case STRING -> NumberInput.parseAsLong((String) ref, 0L);
+            default -> 0L;
+        };
+    }
+
+    public int asInt() {
+        return switch (kind) {
+            case LONG, BIG, DOUBLE, TRUE, FALSE -> kind == DOUBLE ? (int) doubleValue : (int) longValue;
+            case STRING -> NumberInput.parseAsInt((String) ref, 0);
+            default -> 0;
+        };
+    }
+
+    public double asDouble() {
+        return switch (kind) {
+            case LONG, BIG, DOUBLE, TRUE, FALSE -> doubleValue;
+            case STRING -> NumberInput.parseAsDouble((String) ref, 0.0, false);
+            default -> 0.0;
+        };
+    }
+
+    public boolean asBoolean() {
+        return switch (kind) {
+            case TRUE -> true;
+            case LONG, BIG -> longValue != 0;
+            case STRING -> "true".equals(((String) ref).trim());
+            default -> false;
+        };
+    }
+
+    /** An array's elements, an object's values (as {@code JsonNode}); nothing for any other value. */
+    @Override
+    public Iterator<Json> iterator() {
+        return switch (kind) {
+            case OBJECT -> Collections.unmodifiableCollection(object().values()).iterator();
+            case ARRAY -> Collections.unmodifiableList(array()).iterator();
+            default -> Collections.emptyIterator();
+        };
+    }
+
+    /** An object's fields in their order; nothing for any other value. */
+    public Iterator<Map.Entry<String, Json>> fields() {
+        return kind == OBJECT ? Collections.unmodifiableMap(object()).entrySet().iterator()
+                : Collections.emptyIterator();
+    }
+}
