@@ -64,6 +64,15 @@ final class Browser implements AutoCloseable {
         return driver.findElements(By.cssSelector(css));
     }
 
+    /**
+     * The rendered text of the first element {@code css} selects, read in one script call, so that a live update
+     * that replaces the element between a find and a read (a stale element) cannot fail the read; "" when none.
+     */
+    String text(String css) {
+        Object t = js("var e = document.querySelector(arguments[0]); return e === null ? '' : e.innerText;", css);
+        return t == null ? "" : t.toString();
+    }
+
     WebElement one(String css) {
         return driver.findElement(By.cssSelector(css));
     }

@@ -193,7 +193,7 @@ class UiBrowserTest {
             }
             assertThat(browser.all("#timeline-svg .marker[data-type='Garbage Collected']")).isEmpty();
             assertThat(browser.all(".task[data-task='poststop'] tr[data-type]")).hasSize(4);
-            browser.await("test-task's output", () -> browser.one("#log-output").getText().contains("foo"));
+            browser.await("test-task's output", () -> browser.text("#log-output").contains("foo"));
             browser.screenshot("seed-timeline-before-gc");
 
             String second = tmp.resolve("second.hcl").toString();
@@ -219,7 +219,7 @@ class UiBrowserTest {
             assertThat(browser.driver.getCurrentUrl()).isEqualTo(url);
             long gcAt = attr(markers("poststop", "Garbage Collected").get(0), "data-time");
             assertThat(gcAt).as("GC after the poststop run").isGreaterThan(attr(bar("poststop"), "data-end"));
-            assertThat(browser.one("#gc-notice").getText()).contains("Garbage collected", "directory and logs are gone",
+            assertThat(browser.text("#gc-notice")).contains("Garbage collected", "directory and logs are gone",
                     "record");
             browser.await("the log panel says the logs are gone", () -> !browser.all("#logs-gone").isEmpty());
             assertThat(browser.all(".task[data-task='poststop'] tr[data-type]")).hasSize(5);
@@ -265,8 +265,8 @@ class UiBrowserTest {
 
             new Actions(browser.driver).moveToElement(killing).perform();
             browser.await("the Killing message on hover", () -> browser.one("#timeline-tip").isDisplayed()
-                    && browser.one("#timeline-tip").getText().startsWith("Killing:"));
-            assertThat(browser.one("#timeline-tip").getText()).contains("kill_timeout 500ms");
+                    && browser.text("#timeline-tip").startsWith("Killing:"));
+            assertThat(browser.text("#timeline-tip")).contains("kill_timeout 500ms");
 
             int before = browser.one("#timeline-svg .bar[data-task='stubborn']").getRect().getWidth();
             browser.one("#zoom-in").click();
@@ -301,18 +301,18 @@ class UiBrowserTest {
             run("-detach", job.toString());
             String id = allocOf("printer");
             browser.open(addr + "/ui/allocations/" + id);
-            browser.await("the first lines", () -> browser.one("#log-output").getText().contains("line-2"));
-            String first = browser.one("#log-output").getText();
-            browser.await("more lines, live", () -> browser.one("#log-output").getText().length() > first.length() + 20);
+            browser.await("the first lines", () -> browser.text("#log-output").contains("line-2"));
+            String first = browser.text("#log-output");
+            browser.await("more lines, live", () -> browser.text("#log-output").length() > first.length() + 20);
             assertThat(outcome("printer")).isEqualTo("running");
 
             browser.driver.findElement(org.openqa.selenium.By.cssSelector("#signal-task option[value='printer']")).click();
             browser.driver.findElement(org.openqa.selenium.By.cssSelector("#signal-name option[value='SIGUSR1']")).click();
             browser.one("#send-signal").click();
             browser.await("the confirmation", () -> browser.one("#confirm-dialog").isDisplayed());
-            assertThat(browser.one("#confirm-text").getText()).contains("SIGUSR1", "printer");
+            assertThat(browser.text("#confirm-text")).contains("SIGUSR1", "printer");
             browser.one("#confirm-ok").click();
-            browser.await("the task's reaction in its log", () -> browser.one("#log-output").getText().contains("got-usr1"));
+            browser.await("the task's reaction in its log", () -> browser.text("#log-output").contains("got-usr1"));
             browser.await("the Signaling event", () -> !markers("printer", "Signaling").isEmpty());
 
             browser.one("#stop-alloc").click();
@@ -325,7 +325,7 @@ class UiBrowserTest {
             browser.one("#confirm-ok").click();
             browser.await("the killed run, live", () -> "killed".equals(outcome("printer")));
             assertThat(markers("printer", "Killing")).hasSize(1);
-            browser.await("the follow's end", () -> browser.one("#log-status").getText().contains("log complete"));
+            browser.await("the follow's end", () -> browser.text("#log-status").contains("log complete"));
         });
     }
 
@@ -339,18 +339,18 @@ class UiBrowserTest {
             browser.one("#token-input").sendKeys("wrong-token");
             browser.one("#token-submit").click();
             browser.await("the prompt again, saying why", () -> browser.one("#token-dialog").isDisplayed()
-                    && browser.one("#token-error").getText().contains("refused"));
+                    && browser.text("#token-error").contains("refused"));
             browser.one("#token-input").sendKeys(token);
             browser.one("#token-submit").click();
             browser.await("the jobs page", () -> !browser.all("#jobs-table").isEmpty()
                     && !browser.one("#token-dialog").isDisplayed());
             assertThat(browser.js("return sessionStorage.getItem('drover.token')")).isEqualTo(token);
             assertThat(browser.js("return localStorage.length")).as("not kept beyond the tab").isEqualTo(0L);
-            browser.await("the event stream, with the token", () -> browser.one("#live").getText().equals("live"));
+            browser.await("the event stream, with the token", () -> browser.text("#live").equals("live"));
 
             browser.one("#nav-plugins").click();
             browser.await("the plugins page", () -> !browser.all("#plugins-table tr[data-driver='raw_exec']").isEmpty());
-            assertThat(browser.one("#plugins-table tr[data-driver='raw_exec']").getText()).contains("healthy");
+            assertThat(browser.text("#plugins-table tr[data-driver='raw_exec']")).contains("healthy");
 
             browser.one("#gc-button").click();
             browser.await("the confirmation", () -> browser.one("#confirm-dialog").isDisplayed());
@@ -362,7 +362,7 @@ class UiBrowserTest {
                     throw new java.io.UncheckedIOException(e);
                 }
             });
-            browser.await("the flash", () -> browser.one("#flash").getText().contains("Garbage collection scheduled"));
+            browser.await("the flash", () -> browser.text("#flash").contains("Garbage collection scheduled"));
         });
     }
 
@@ -447,7 +447,7 @@ class UiBrowserTest {
             double jobsMs = median(5, () -> {
                 browser.open(addr + "/ui/jobs");
                 browser.await("the jobs page", () -> "jobs".equals(browser.js("return document.body.dataset.page")));
-                assertThat(browser.one("#jobs-body tr[data-job='many'] [data-count='Complete']").getText())
+                assertThat(browser.text("#jobs-body tr[data-job='many'] [data-count='Complete']"))
                         .isEqualTo("10000");
                 return browser.renderedMillis("jobs");
             });
