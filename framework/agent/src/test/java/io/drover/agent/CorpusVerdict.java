@@ -47,6 +47,17 @@ final class CorpusVerdict {
         if (!toCompletion && allRunning && atDeadline) {
             return "runs";
         }
+        if (atDeadline && !allRunning) {
+            // a task still being restarted at the deadline: its events say why it does not run (an artifact
+            // the node cannot reach, a binary it does not have), which the per-category count should show
+            for (String id : allocs) {
+                AllocationState a = engine.allocation(id).orElseThrow();
+                String why = category(a);
+                if (!why.startsWith("failed (")) {
+                    return "fails: " + why + ", restarting at the deadline";
+                }
+            }
+        }
         if (atDeadline) {
             return toCompletion ? (allRunning ? "still running at the deadline (batch)" : "fails: did not start in time")
                     : "fails: not running at the deadline";
