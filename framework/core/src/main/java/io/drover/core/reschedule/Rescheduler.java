@@ -1,4 +1,4 @@
-package io.drover.agent;
+package io.drover.core.reschedule;
 
 import io.drover.core.engine.AllocationListener;
 import io.drover.core.spec.ReschedulePolicy;
@@ -38,7 +38,7 @@ import java.util.concurrent.Executor;
 public final class Rescheduler implements AllocationListener {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Rescheduler.class);
     /** Where replacements are placed: the registry, which places only for a job still registered as it was. */
-    interface Target {
+    public interface Target {
         /**
          * Places a replacement of {@code failed} if its job is still registered with that version and not
          * stopped; {@code beforeStart} gets the new id before it starts. Empty when nothing was placed.
@@ -62,14 +62,19 @@ public final class Rescheduler implements AllocationListener {
     private final Map<String, Boolean> decided = new ConcurrentHashMap<>();
     private final Map<String, Armed> pending = new ConcurrentHashMap<>();
 
-    Rescheduler(Timers timers, Executor placer, String nodeId) {
+    /**
+     * @param timers where the delays are armed (the engine's {@link io.drover.core.engine.Engine#timers})
+     * @param placer runs the placements (the engine pool): a timer thread never places
+     * @param nodeId the node the reschedule events name as the previous one
+     */
+    public Rescheduler(Timers timers, Executor placer, String nodeId) {
         this.timers = timers;
         this.placer = placer;
         this.nodeId = nodeId;
     }
 
     /** Sets where replacements go (the registry); before any allocation fails. */
-    void target(Target t) {
+    public void target(Target t) {
         this.target = t;
     }
 
@@ -143,7 +148,7 @@ public final class Rescheduler implements AllocationListener {
     }
 
     /** Cancels the pending replacements of these allocations (their job stopped or re-registered). Idempotent. */
-    void cancel(Collection<String> allocIds) {
+    public void cancel(Collection<String> allocIds) {
         for (String id : allocIds) {
             Armed c = pending.remove(id);
             if (c != null) {
@@ -153,7 +158,7 @@ public final class Rescheduler implements AllocationListener {
     }
 
     /** Forgets a purged allocation (record_retention). */
-    void forget(String allocId) {
+    public void forget(String allocId) {
         cancel(List.of(allocId));
         decided.remove(allocId);
         previous.remove(allocId);
@@ -162,11 +167,12 @@ public final class Rescheduler implements AllocationListener {
     }
 
     /** Whether a replacement of this allocation is armed and not placed yet. */
-    boolean pending(String allocId) {
+    public boolean pending(String allocId) {
         return pending.containsKey(allocId);
     }
 
-    Lineage lineage(String allocId) {
+    /** The lineage of an allocation: null ids and no events when it has none. Any thread. */
+    public Lineage lineage(String allocId) {
         return new Lineage(previous.get(allocId), next.get(allocId), events.getOrDefault(allocId, List.of()));
     }
 
@@ -179,7 +185,7 @@ public final class Rescheduler implements AllocationListener {
      *
      * @param byJob the restored allocations of each registered, not stopped job, oldest first
      */
-    void restore(Collection<List<AllocationState>> byJob) {
+    public void restore(Collection<List<AllocationState>> byJob) {
         for (List<AllocationState> allocs : byJob) {
             List<io.drover.core.spec.Job> versions = new ArrayList<>();
             Map<String, List<AllocationState>> chains = new java.util.LinkedHashMap<>();
