@@ -27,9 +27,12 @@ import java.util.concurrent.Executor;
  * <p>Threads: {@link #onUpdate} runs on engine threads (allocations in parallel) and only decides and arms a timer
  * on the engine's {@link Timers}; the timer's action (on {@code drover-timer}) only hands the placement to
  * {@code placer} (the engine pool in the agent), which asks the {@link Target} (the job registry, under its lock)
- * to place it. {@link #cancel} (a job stop or re-registration, under the registry's lock) and {@link #forget} may
- * run on any thread. State is in concurrent maps; each allocation is decided once ({@code decided}). Nothing
- * here blocks.
+ * to place it; the replacement stays {@link #pending} until the target returned, then {@link #onSettled} runs.
+ * {@link #cancel} (a job stop or re-registration, under the registry's lock) and {@link #forget} may run on any
+ * thread. State is in concurrent maps; each allocation is decided once ({@code decided}). Nothing here blocks.
+ *
+ * <p>Used by the agent (its target is the job registry) and by {@code drover run} (its target is the run's job
+ * runner, which waits until every allocation has ended and nothing is pending).
  *
  * <p>An agent restart: the lineage is rebuilt from the allocations ({@link #restore}); a pending reschedule (a
  * failed allocation without a replacement, of a job still registered) is armed again from its failure time, so a
@@ -56,6 +59,7 @@ public final class Rescheduler implements AllocationListener {
     private final Executor placer;
     private final String nodeId;
     private volatile Target target;
+    private volatile Runnable settled = () -> { };
     private final Map<String, String> previous = new ConcurrentHashMap<>();
     private final Map<String, String> next = new ConcurrentHashMap<>();
     private final Map<String, List<Event>> events = new ConcurrentHashMap<>();
@@ -108,7 +112,7 @@ public final class Rescheduler implements AllocationListener {
             try {
                 placer.execute(() -> place(a, armed, earlier, delay));
             } catch (java.util.concurrent.RejectedExecutionException e) {
-                LOG.info("allocation {}: not rescheduled, the agent is shutting down", a.id());
+                LOG.info("allocation {}: not rescheduled, the engine is shutting down", a.id());
             }
         });
     }
@@ -127,14 +131,33 @@ public final class Rescheduler implements AllocationListener {
 
     private void place(AllocationState failed, Armed armed, List<Event> earlier, Duration delay) {
         Target t = target;
-        if (!pending.remove(failed.id(), armed) || t == null) {
-            return; // cancelled meanwhile
-        }
+        // still pending while the target places: whoever waits for idle() never sees a gap between the failed
+        // allocation and its replacement
         try {
+            if (pending.get(failed.id()) != armed || t == null) {
+                return; // cancelled meanwhile
+            }
             place(t, failed, earlier, delay);
         } catch (IllegalStateException e) { // the engine shut down meanwhile
             LOG.info("allocation {}: not rescheduled: {}", failed.id(), e.getMessage());
+        } finally {
+            pending.remove(failed.id(), armed);
+            settled.run();
         }
+    }
+
+    /**
+     * Sets what runs each time an armed replacement has settled: placed, or found cancelled or its target gone
+     * (on the placer's thread, after {@link #pending} turned false for it); before any allocation fails. It must
+     * not block. {@code drover run} checks there whether every allocation has ended.
+     */
+    public void onSettled(Runnable r) {
+        this.settled = r;
+    }
+
+    /** Whether no replacement is armed or being placed. Any thread. */
+    public boolean idle() {
+        return pending.isEmpty();
     }
 
     private void place(Target target, AllocationState failed, List<Event> earlier, Duration delay) {
