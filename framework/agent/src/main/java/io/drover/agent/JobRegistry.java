@@ -164,6 +164,11 @@ public final class JobRegistry {
         return reschedules.lineage(allocId);
     }
 
+    /** Whether a replacement of this failed allocation is armed (its delay running) and not placed yet. */
+    public boolean reschedulePending(String allocId) {
+        return reschedules.pending(allocId);
+    }
+
     /**
      * Places a replacement of a failed allocation ({@link Rescheduler.Target}) if its job is still registered,
      * not stopped, with the failed one's version; under this object's lock, so a stop or re-registration either

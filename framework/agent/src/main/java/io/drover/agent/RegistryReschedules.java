@@ -25,6 +25,12 @@ final class RegistryReschedules {
         return r == null ? new Rescheduler.Lineage(null, null, List.of()) : r.lineage(allocId);
     }
 
+    /** Whether a replacement of this allocation is armed and not placed yet. */
+    boolean pending(String allocId) {
+        Rescheduler r = rescheduler;
+        return r != null && r.pending(allocId);
+    }
+
     /** Cancels the pending replacements of a job's allocations (a stop or re-registration). */
     void cancel(JobRegistry.Entry e) {
         Rescheduler r = rescheduler;
