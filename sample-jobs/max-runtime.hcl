@@ -11,6 +11,12 @@ job "max-runtime" {
   group "demo" {
     max_runtime = "30s"
 
+    # no replacement of the failed allocation (Nomad's batch default places one 5s later)
+    reschedule {
+      attempts  = 0
+      unlimited = false
+    }
+
     task "slow" {
       driver       = "raw_exec"
       max_runtime  = "1s"

@@ -13,6 +13,13 @@ job "restart" {
       mode     = "fail"
     }
 
+    # Nomad's batch default would then place one replacement 5s later (which fails the same way): this
+    # sample shows the restart policy alone (sample-jobs/ has no rescheduling sample; docs/jobs.md does)
+    reschedule {
+      attempts  = 0
+      unlimited = false
+    }
+
     task "fails" {
       driver = "mock"
       config {

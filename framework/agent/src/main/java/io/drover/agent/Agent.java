@@ -1,5 +1,6 @@
 package io.drover.agent;
 
+import io.drover.core.reschedule.Rescheduler;
 import io.drover.agent.http.HttpApi;
 import io.drover.core.config.AgentConfig;
 import io.drover.core.config.ConfigException;

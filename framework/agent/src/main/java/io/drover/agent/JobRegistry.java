@@ -1,5 +1,6 @@
 package io.drover.agent;
 
+import io.drover.core.reschedule.Rescheduler;
 import io.drover.core.config.TaskLimits;
 import io.drover.core.engine.Engine;
 import io.drover.core.spec.Job;
@@ -28,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe: writes (register, stop) are serialised on this object; reads are lock-free over immutable
  * {@link Entry} values. Allocations live in the {@link Engine}; this holds only ids. Its parts: {@link AllocIndex}
  * (allocation ids), {@link JobVersions} (kept versions), {@link JobAllocations} (reads of a job's allocations),
- * {@link RegistryRestore} (rebuilding entries at agent start), {@link RegisterGuards} (what refuses a registration).
+ * {@link RegistryRestore} (rebuilding entries at agent start), {@link RegisterGuards} (what refuses a registration),
+ * {@link RegistryReschedules} (the rescheduler's wiring, lineage reads, cancel and forget).
  */
 public final class JobRegistry {
     private static final Logger LOG = LoggerFactory.getLogger(JobRegistry.class);
@@ -83,7 +85,7 @@ public final class JobRegistry {
     private final JobVersions versions = new JobVersions();
     private final JobAllocations reads;
     private final NodeFeasibility node;
-    private volatile Rescheduler rescheduler;
+    private final RegistryReschedules reschedules = new RegistryReschedules();
 
     /** How many versions of a job {@link #versions} keeps (Nomad's {@code JobTrackedVersions}). */
     static final int TRACKED_VERSIONS = JobVersions.TRACKED;
@@ -154,14 +156,17 @@ public final class JobRegistry {
      * registration. Without one (tests of other parts) nothing is rescheduled.
      */
     void rescheduler(Rescheduler r) {
-        this.rescheduler = r;
-        r.target(this::replace);
+        reschedules.set(r, this::replace);
     }
 
     /** The reschedule lineage of an allocation (Nomad's {@code PreviousAllocation}, ...); empty without one. */
     public Rescheduler.Lineage lineage(String allocId) {
-        Rescheduler r = rescheduler;
-        return r == null ? new Rescheduler.Lineage(null, null, List.of()) : r.lineage(allocId);
+        return reschedules.lineage(allocId);
+    }
+
+    /** Whether a replacement of this failed allocation is armed (its delay running) and not placed yet. */
+    public boolean reschedulePending(String allocId) {
+        return reschedules.pending(allocId);
     }
 
     /**
@@ -239,7 +244,7 @@ public final class JobRegistry {
         List<String> ids = new ArrayList<>();
         int version = 0;
         if (old != null) {
-            cancelReschedules(old);
+            reschedules.cancel(old);
             old.allocIds().forEach(engine::stop);
             ids.addAll(old.allocIds());
             version = old.version() + 1;
@@ -278,16 +283,10 @@ public final class JobRegistry {
      * @param restored the engine's allocations, oldest first
      */
     public synchronized void restore(List<AllocationState> restored) {
-        for (RegistryRestore.Restored r : RegistryRestore.byJob(restored)) {
-            Entry entry = r.entry();
-            String jobId = entry.job().id();
-            entry.allocIds().forEach(id -> allocIndex.add(id, jobId));
-            jobs.put(jobId, entry);
+        RegistryRestore.into(restored, entry -> {
+            jobs.put(entry.job().id(), entry);
             versions.keep(entry);
-            Evaluations.Evaluation eval = evals.record(jobId, entry.job().type().wireName(), entry.job().priority(),
-                    "job-register", entry.jobModifyIndex(), entry.jobModifyIndex() + 1, List.of());
-            r.currentVersion().forEach(a -> allocIndex.placedBy(a.id(), eval.id()));
-        }
+        }, allocIndex, evals);
     }
 
     /** Stops every allocation of a job and marks it stopped. Idempotent. */
@@ -296,7 +295,7 @@ public final class JobRegistry {
         if (old == null) {
             return Optional.empty();
         }
-        cancelReschedules(old);
+        reschedules.cancel(old);
         old.allocIds().forEach(engine::stop);
         long at = index.take();
         Entry stopped = new Entry(old.job(), old.version(), old.submitTime(), at,
@@ -310,13 +309,6 @@ public final class JobRegistry {
         }
         LOG.info("job {}: stopped {} allocation(s): {}", jobId, old.allocIds().size(), old.allocIds());
         return Optional.of(stopped);
-    }
-
-    private void cancelReschedules(Entry e) {
-        Rescheduler r = rescheduler;
-        if (r != null) {
-            r.cancel(e.allocIds());
-        }
     }
 
     /**
@@ -341,10 +333,7 @@ public final class JobRegistry {
      * Idempotent.
      */
     public synchronized void forget(String allocId) {
-        Rescheduler r = rescheduler;
-        if (r != null) {
-            r.forget(allocId);
-        }
+        reschedules.forget(allocId);
         String jobId = allocIndex.remove(allocId);
         Entry e = jobId == null ? null : jobs.get(jobId);
         if (e == null || !e.allocIds().contains(allocId)) {

@@ -19,6 +19,26 @@ final class RegistryRestore {
 
     private RegistryRestore() {}
 
+    /**
+     * The registry's restore loop (agent start, before any registration, under the registry's lock): each job
+     * rebuilt goes to {@code keep}, its allocation ids to {@code ids}, and one {@code job-register} evaluation per
+     * job to {@code evals}, named as what placed its current version's allocations.
+     *
+     * @param restored the engine's allocations, oldest first
+     */
+    static void into(List<AllocationState> restored, java.util.function.Consumer<JobRegistry.Entry> keep,
+            AllocIndex ids, Evaluations evals) {
+        for (Restored r : byJob(restored)) {
+            JobRegistry.Entry entry = r.entry();
+            String jobId = entry.job().id();
+            entry.allocIds().forEach(id -> ids.add(id, jobId));
+            keep.accept(entry);
+            Evaluations.Evaluation eval = evals.record(jobId, entry.job().type().wireName(), entry.job().priority(),
+                    "job-register", entry.jobModifyIndex(), entry.jobModifyIndex() + 1, List.of());
+            r.currentVersion().forEach(a -> ids.placedBy(a.id(), eval.id()));
+        }
+    }
+
     /** @param restored the engine's allocations, oldest first; the result is in first-seen job order */
     static List<Restored> byJob(List<AllocationState> restored) {
         Map<String, List<AllocationState>> byJob = new LinkedHashMap<>();

@@ -103,16 +103,15 @@ class NomadCorpusRunCheck {
                             continue;
                         }
                         c[1]++;
-                        List<AllocationState> allocs = engine.submit(CorpusVerdict.marked(job));
-                        placed.add(new Placed(dir, f, job, allocs.stream().map(AllocationState::id).toList()));
+                        placed.add(new Placed(dir, f, job, place(agent, job)));
                     }
                 }
                 Instant until = Instant.now().plus(deadline);
                 Map<Placed, String> verdict = new LinkedHashMap<>();
                 while (Instant.now().isBefore(until) && verdict.size() < placed.size()) {
                     for (Placed p : placed) {
-                        if (!verdict.containsKey(p)) {
-                            String v = CorpusVerdict.of(engine, p.job(), p.allocs(), false);
+                        if (!verdict.containsKey(p) && !pending(agent, p.allocs())) {
+                            String v = CorpusVerdict.of(engine, p.job(), heads(agent, p.allocs()), false);
                             if (v != null) {
                                 verdict.put(p, v);
                             }
@@ -121,14 +120,15 @@ class NomadCorpusRunCheck {
                     Thread.sleep(200); // polling a condition with a deadline
                 }
                 for (Placed p : placed) {
-                    verdict.computeIfAbsent(p, k -> CorpusVerdict.of(engine, k.job(), k.allocs(), true));
+                    verdict.computeIfAbsent(p, k -> CorpusVerdict.of(engine, k.job(), heads(agent, k.allocs()), true));
                 }
                 Map<Placed, String> clashes = new LinkedHashMap<>();
                 verdict.forEach((p, v) -> {
-                    String detail = CorpusVerdict.detail(engine, agent.dataDir(), p.allocs(), v);
+                    String detail = CorpusVerdict.detail(engine, agent.dataDir(), heads(agent, p.allocs()), v);
                     String other = CorpusVerdict.portTakenBy(detail);
                     Placed owner = other == null ? null
-                            : placed.stream().filter(q -> q.allocs().contains(other)).findFirst().orElse(null);
+                            : placed.stream().filter(q -> lineages(agent, q.allocs()).contains(other)).findFirst()
+                                    .orElse(null);
                     if (owner != null && owner != p) {
                         clashes.put(p, "its static port taken by corpus job " + rel(owner) + " [" + detail.strip()
                                 + "]");
@@ -137,24 +137,23 @@ class NomadCorpusRunCheck {
                     outcome.get(p.dir()).merge(v, 1, Integer::sum);
                     lines.add(rel(p) + ": " + v + detail);
                 });
-                stopAll(engine);
+                stopAll(agent);
                 // A static port two corpus jobs both ask for clashes only because this check runs every job on one
                 // node at once (as it would on one Nomad node): each such job runs again, alone, after the others.
                 for (Map.Entry<Placed, String> c : clashes.entrySet()) {
                     Placed p = c.getKey();
-                    List<String> again = engine.submit(CorpusVerdict.marked(p.job())).stream()
-                            .map(AllocationState::id).toList();
-                    String v = await(engine, p.job(), again, Instant.now().plus(alone));
+                    List<String> again = place(agent, p.job());
+                    String v = await(agent, p.job(), again, Instant.now().plus(alone));
                     outcome.get(p.dir()).merge(v, 1, Integer::sum);
                     outcome.get(p.dir()).merge("(of these, run alone after a static-port clash with another corpus job)",
                             1, Integer::sum);
                     lines.add(rel(p) + ": " + v + " when run alone; with the others: " + c.getValue()
-                            + CorpusVerdict.detail(engine, agent.dataDir(), again, v));
-                    stopAll(engine);
+                            + CorpusVerdict.detail(engine, agent.dataDir(), heads(agent, again), v));
+                    stopAll(agent);
                 }
             } finally {
                 // the agent leaves tasks running when it closes (for the next agent to re-attach): stop them all
-                stopAll(engine);
+                stopAll(agent);
             }
         }
         StringBuilder report = new StringBuilder();
@@ -183,7 +182,59 @@ class NomadCorpusRunCheck {
     }
 
     /** Stops every allocation and waits for each to end (their ports are free again then). */
-    private static void stopAll(Engine engine) throws Exception {
+    /**
+     * Registers the job with the agent's registry, so its failed allocations are rescheduled as the agent's are; a
+     * job whose id an earlier corpus job registered is submitted to the engine instead (a registration would stop
+     * that one), and runs without rescheduling. The ids of the allocations first placed.
+     */
+    private static List<String> place(Agent agent, Job job) throws ReflectiveOperationException {
+        Job marked = CorpusVerdict.marked(job);
+        List<AllocationState> allocs;
+        if (agent.jobs().job(job.id()).filter(e -> !e.stopped()).isPresent()) {
+            allocs = agent.engine().submit(marked);
+        } else {
+            try {
+                allocs = agent.jobs().register(marked).placed();
+            } catch (JobRegistry.TooManyTasksException e) { // max_tasks counts registered jobs only: run it anyway
+                allocs = agent.engine().submit(marked);
+            }
+        }
+        return allocs.stream().map(AllocationState::id).toList();
+    }
+
+    /** Each allocation's lineage, the allocation first and its replacements after it, in order. */
+    private static List<String> lineages(Agent agent, List<String> allocs) {
+        List<String> out = new ArrayList<>();
+        for (String id : allocs) {
+            for (String at = id; at != null; at = agent.jobs().lineage(at).next()) {
+                out.add(at);
+            }
+        }
+        return out;
+    }
+
+    /** The newest allocation of each lineage: what a job placed comes to, its failed ones replaced. */
+    private static List<String> heads(Agent agent, List<String> allocs) {
+        List<String> out = new ArrayList<>();
+        for (String id : allocs) {
+            String at = id;
+            for (String n = agent.jobs().lineage(at).next(); n != null; n = agent.jobs().lineage(at).next()) {
+                at = n;
+            }
+            out.add(at);
+        }
+        return out;
+    }
+
+    /** Whether a lineage's newest allocation failed and its replacement is still to be placed (its delay). */
+    private static boolean pending(Agent agent, List<String> allocs) {
+        return heads(agent, allocs).stream().anyMatch(agent.jobs()::reschedulePending);
+    }
+
+    /** Stops every registered job (which cancels pending replacements), then every allocation, and awaits them. */
+    private static void stopAll(Agent agent) throws Exception {
+        Engine engine = agent.engine();
+        agent.jobs().jobs().forEach(e -> agent.jobs().stop(e.job().id()));
         engine.allocations().forEach(a -> engine.stop(a.id()));
         for (AllocationState a : engine.allocations()) {
             engine.terminal(a.id()).get(90, TimeUnit.SECONDS);
@@ -191,15 +242,15 @@ class NomadCorpusRunCheck {
     }
 
     /** The verdict of one job's allocations, polled until decided or {@code until}. */
-    private static String await(Engine engine, Job job, List<String> allocs, Instant until) throws InterruptedException {
+    private static String await(Agent agent, Job job, List<String> allocs, Instant until) throws InterruptedException {
         while (Instant.now().isBefore(until)) {
-            String v = CorpusVerdict.of(engine, job, allocs, false);
+            String v = pending(agent, allocs) ? null : CorpusVerdict.of(agent.engine(), job, heads(agent, allocs), false);
             if (v != null) {
                 return v;
             }
             Thread.sleep(200); // polling a condition with a deadline
         }
-        return CorpusVerdict.of(engine, job, allocs, true);
+        return CorpusVerdict.of(agent.engine(), job, heads(agent, allocs), true);
     }
 
     private static void section(StringBuilder r, String name, int[] c, Map<String, Integer> out, Duration deadline) {

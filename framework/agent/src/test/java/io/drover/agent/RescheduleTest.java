@@ -1,5 +1,6 @@
 package io.drover.agent;
 
+import io.drover.core.reschedule.Rescheduler;
 import static io.drover.agent.MockJobs.NO_RESTARTS;
 import static io.drover.agent.MockJobs.task;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -56,7 +56,7 @@ final class AllocJson {
      * Nomad's reschedule fields: {@code PreviousAllocation}, {@code NextAllocation} ("" when none, as Nomad's
      * omitempty-less strings) and {@code RescheduleTracker} (null when the allocation is no replacement).
      */
-    private static void reschedule(ObjectNode o, io.drover.agent.Rescheduler.Lineage l) {
+    private static void reschedule(ObjectNode o, io.drover.core.reschedule.Rescheduler.Lineage l) {
         o.put("PreviousAllocation", l.previous() == null ? "" : l.previous());
         o.put("NextAllocation", l.next() == null ? "" : l.next());
         if (l.events().isEmpty()) {

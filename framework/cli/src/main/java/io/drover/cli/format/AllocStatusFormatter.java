@@ -40,14 +40,24 @@ public final class AllocStatusFormatter {
     /** @param taskExtra text appended after each task's section (e.g. the tail of its logs), by task name */
     public static String format(AllocationState alloc, ZoneId zone, Map<String, String> labels,
             java.util.function.Function<String, String> taskExtra) {
-        StringBuilder sb = new StringBuilder(header(alloc, zone));
+        return format(alloc, zone, labels, List.of(), taskExtra);
+    }
+
+    /**
+     * @param extraHeader {@code key = value} lines after the header's own (e.g. {@link RescheduleLines}), values
+     *     already escaped
+     * @param taskExtra text appended after each task's section (e.g. the tail of its logs), by task name
+     */
+    public static String format(AllocationState alloc, ZoneId zone, Map<String, String> labels,
+            List<String[]> extraHeader, java.util.function.Function<String, String> taskExtra) {
+        StringBuilder sb = new StringBuilder(header(alloc, zone, extraHeader));
         Map<String, TaskState> byName = new TreeMap<>(alloc.taskStates());
         byName.forEach((name, state) -> sb.append('\n').append(task(alloc, name, state, zone, labels))
                 .append(taskExtra.apply(name)));
         return sb.toString();
     }
 
-    private static String header(AllocationState a, ZoneId zone) {
+    private static String header(AllocationState a, ZoneId zone, List<String[]> extra) {
         List<String[]> kv = new ArrayList<>();
         kv.add(new String[] {"ID", TerminalText.escape(a.id())});
         kv.add(new String[] {"Name", TerminalText.escape(a.name())});
@@ -61,6 +71,7 @@ public final class AllocStatusFormatter {
         kv.add(new String[] {"Desired Description", TerminalText.escape(orElse(a.desiredDescription(), NONE))});
         kv.add(new String[] {"Created", Times.local(a.createTime(), zone)});
         kv.add(new String[] {"Modified", Times.local(a.modifyTime(), zone)});
+        kv.addAll(extra);
         return Columns.keyValues(kv);
     }
 

@@ -17,6 +17,7 @@ import io.drover.core.engine.Engine;
 import io.drover.core.engine.EngineConfig;
 import io.drover.core.engine.EngineRuntime;
 import io.drover.core.event.GoDuration;
+import io.drover.core.reschedule.Rescheduler;
 import io.drover.core.spec.parse.GoDurations;
 import io.drover.core.spec.parse.JobFileException;
 import io.drover.core.state.AllocationState;
@@ -48,7 +49,9 @@ import picocli.CommandLine.Parameters;
                     + "max_kill_timeout + 10s, kills every task left with SIGKILL.",
             "Dev mode: raw_exec is enabled unless the config's plugin block says otherwise; data goes to a "
                     + "temporary directory unless the config sets data_dir."},
-        footer = {"", "Exit codes: 0 every allocation complete, 1 an allocation failed, "
+        footer = {"", "A failed allocation whose reschedule policy allows another attempt is replaced after its "
+                + "delay, as the agent does; the run waits for the replacement.",
+            "", "Exit codes: 0 every allocation complete, 1 an allocation failed (and was not replaced), "
                 + "2 bad input (job file, config, unknown driver); nothing runs on 2; 130 / 143 interrupted by "
                 + "SIGINT / SIGTERM (the status is printed)."})
 public final class RunCommand implements Callable<Integer> {
@@ -123,6 +126,7 @@ public final class RunCommand implements Callable<Integer> {
                 return ExitCodes.USAGE;
             }
             List<AllocationState> allocs;
+            java.util.Map<String, Rescheduler.Lineage> lineages = new java.util.HashMap<>();
             io.drover.agent.NodeInfo nodeInfo;
             try {
                 nodeInfo = io.drover.agent.NodeInfo.load(data.path(), agent);
@@ -136,18 +140,23 @@ public final class RunCommand implements Callable<Integer> {
             try (Engine engine = new Engine(engineConfig, registry, runtime);
                     LiveStatus live = new LiveStatus(ctx.err(), ctx.errIsTerminal(), verbose, ctx.terminalWidth())) {
                 engine.addListener(live);
+                Rescheduler rescheduler = new Rescheduler(engine.timers(), runtime.executor(), nodeInfo.id());
+                engine.addListener(rescheduler);
                 io.drover.core.spec.placement.NodeFeasibility node = nodeInfo.feasibility(registry.names());
-                JobRunner runner = new JobRunner(engine, node,
+                JobRunner runner = new JobRunner(engine, rescheduler, node,
                         line -> ctx.err().println(TerminalText.escape(line)));
                 allocs = runToEnd(runner, loaded, signals, hook, interruptWait);
+                allocs.forEach(a -> lineages.put(a.id(), runner.lineage(a.id())));
             }
-            ctx.out().print(json ? TerminalText.escapeJson(AllocJson.format(allocs)) : text(allocs, data.path()));
+            ctx.out().print(json ? TerminalText.escapeJson(AllocJson.format(allocs, lineages::get))
+                    : text(allocs, lineages, data.path()));
             ctx.out().flush();
             if (signals.first().isDone()) {
                 return signals.first().join();
             }
-            return allocs.stream().anyMatch(a -> a.clientStatus() == ClientStatus.FAILED)
-                    ? ExitCodes.FAILED : ExitCodes.OK;
+            // a failed allocation that was replaced is not the run's outcome: the last of its lineage is
+            return allocs.stream().anyMatch(a -> a.clientStatus() == ClientStatus.FAILED
+                    && lineages.get(a.id()).next() == null) ? ExitCodes.FAILED : ExitCodes.OK;
         }
     }
 
@@ -227,9 +236,11 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     /** With -verbose, each task's section ends with the last lines of its stdout and stderr. */
-    private String text(List<AllocationState> allocs, java.nio.file.Path dataDir) {
+    private String text(List<AllocationState> allocs, java.util.Map<String, Rescheduler.Lineage> lineages,
+            java.nio.file.Path dataDir) {
         return allocs.stream()
-                .map(a -> AllocStatusFormatter.format(a, ctx.zone(), java.util.Map.of(), task -> !verbose ? ""
+                .map(a -> AllocStatusFormatter.format(a, ctx.zone(), java.util.Map.of(),
+                        io.drover.cli.format.RescheduleLines.of(a, lineages.get(a.id())), task -> !verbose ? ""
                         : io.drover.cli.format.LogTail.section(
                                 dataDir.resolve("alloc").resolve(a.id()).resolve("alloc").resolve("logs"), task,
                                 LOG_TAIL_LINES)))

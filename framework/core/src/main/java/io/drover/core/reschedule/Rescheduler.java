@@ -1,4 +1,4 @@
-package io.drover.agent;
+package io.drover.core.reschedule;
 
 import io.drover.core.engine.AllocationListener;
 import io.drover.core.spec.ReschedulePolicy;
@@ -27,9 +27,12 @@ import java.util.concurrent.Executor;
  * <p>Threads: {@link #onUpdate} runs on engine threads (allocations in parallel) and only decides and arms a timer
  * on the engine's {@link Timers}; the timer's action (on {@code drover-timer}) only hands the placement to
  * {@code placer} (the engine pool in the agent), which asks the {@link Target} (the job registry, under its lock)
- * to place it. {@link #cancel} (a job stop or re-registration, under the registry's lock) and {@link #forget} may
- * run on any thread. State is in concurrent maps; each allocation is decided once ({@code decided}). Nothing
- * here blocks.
+ * to place it; the replacement stays {@link #pending} until the target returned, then {@link #onSettled} runs.
+ * {@link #cancel} (a job stop or re-registration, under the registry's lock) and {@link #forget} may run on any
+ * thread. State is in concurrent maps; each allocation is decided once ({@code decided}). Nothing here blocks.
+ *
+ * <p>Used by the agent (its target is the job registry) and by {@code drover run} (its target is the run's job
+ * runner, which waits until every allocation has ended and nothing is pending).
  *
  * <p>An agent restart: the lineage is rebuilt from the allocations ({@link #restore}); a pending reschedule (a
  * failed allocation without a replacement, of a job still registered) is armed again from its failure time, so a
@@ -38,7 +41,7 @@ import java.util.concurrent.Executor;
 public final class Rescheduler implements AllocationListener {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Rescheduler.class);
     /** Where replacements are placed: the registry, which places only for a job still registered as it was. */
-    interface Target {
+    public interface Target {
         /**
          * Places a replacement of {@code failed} if its job is still registered with that version and not
          * stopped; {@code beforeStart} gets the new id before it starts. Empty when nothing was placed.
@@ -56,20 +59,26 @@ public final class Rescheduler implements AllocationListener {
     private final Executor placer;
     private final String nodeId;
     private volatile Target target;
+    private volatile Runnable settled = () -> { };
     private final Map<String, String> previous = new ConcurrentHashMap<>();
     private final Map<String, String> next = new ConcurrentHashMap<>();
     private final Map<String, List<Event>> events = new ConcurrentHashMap<>();
     private final Map<String, Boolean> decided = new ConcurrentHashMap<>();
     private final Map<String, Armed> pending = new ConcurrentHashMap<>();
 
-    Rescheduler(Timers timers, Executor placer, String nodeId) {
+    /**
+     * @param timers where the delays are armed (the engine's {@link io.drover.core.engine.Engine#timers})
+     * @param placer runs the placements (the engine pool): a timer thread never places
+     * @param nodeId the node the reschedule events name as the previous one
+     */
+    public Rescheduler(Timers timers, Executor placer, String nodeId) {
         this.timers = timers;
         this.placer = placer;
         this.nodeId = nodeId;
     }
 
     /** Sets where replacements go (the registry); before any allocation fails. */
-    void target(Target t) {
+    public void target(Target t) {
         this.target = t;
     }
 
@@ -103,7 +112,7 @@ public final class Rescheduler implements AllocationListener {
             try {
                 placer.execute(() -> place(a, armed, earlier, delay));
             } catch (java.util.concurrent.RejectedExecutionException e) {
-                LOG.info("allocation {}: not rescheduled, the agent is shutting down", a.id());
+                LOG.info("allocation {}: not rescheduled, the engine is shutting down", a.id());
             }
         });
     }
@@ -122,14 +131,33 @@ public final class Rescheduler implements AllocationListener {
 
     private void place(AllocationState failed, Armed armed, List<Event> earlier, Duration delay) {
         Target t = target;
-        if (!pending.remove(failed.id(), armed) || t == null) {
-            return; // cancelled meanwhile
-        }
+        // still pending while the target places: whoever waits for idle() never sees a gap between the failed
+        // allocation and its replacement
         try {
+            if (pending.get(failed.id()) != armed || t == null) {
+                return; // cancelled meanwhile
+            }
             place(t, failed, earlier, delay);
         } catch (IllegalStateException e) { // the engine shut down meanwhile
             LOG.info("allocation {}: not rescheduled: {}", failed.id(), e.getMessage());
+        } finally {
+            pending.remove(failed.id(), armed);
+            settled.run();
         }
+    }
+
+    /**
+     * Sets what runs each time an armed replacement has settled: placed, or found cancelled or its target gone
+     * (on the placer's thread, after {@link #pending} turned false for it); before any allocation fails. It must
+     * not block. {@code drover run} checks there whether every allocation has ended.
+     */
+    public void onSettled(Runnable r) {
+        this.settled = r;
+    }
+
+    /** Whether no replacement is armed or being placed. Any thread. */
+    public boolean idle() {
+        return pending.isEmpty();
     }
 
     private void place(Target target, AllocationState failed, List<Event> earlier, Duration delay) {
@@ -143,7 +171,7 @@ public final class Rescheduler implements AllocationListener {
     }
 
     /** Cancels the pending replacements of these allocations (their job stopped or re-registered). Idempotent. */
-    void cancel(Collection<String> allocIds) {
+    public void cancel(Collection<String> allocIds) {
         for (String id : allocIds) {
             Armed c = pending.remove(id);
             if (c != null) {
@@ -153,7 +181,7 @@ public final class Rescheduler implements AllocationListener {
     }
 
     /** Forgets a purged allocation (record_retention). */
-    void forget(String allocId) {
+    public void forget(String allocId) {
         cancel(List.of(allocId));
         decided.remove(allocId);
         previous.remove(allocId);
@@ -162,11 +190,12 @@ public final class Rescheduler implements AllocationListener {
     }
 
     /** Whether a replacement of this allocation is armed and not placed yet. */
-    boolean pending(String allocId) {
+    public boolean pending(String allocId) {
         return pending.containsKey(allocId);
     }
 
-    Lineage lineage(String allocId) {
+    /** The lineage of an allocation: null ids and no events when it has none. Any thread. */
+    public Lineage lineage(String allocId) {
         return new Lineage(previous.get(allocId), next.get(allocId), events.getOrDefault(allocId, List.of()));
     }
 
@@ -179,7 +208,7 @@ public final class Rescheduler implements AllocationListener {
      *
      * @param byJob the restored allocations of each registered, not stopped job, oldest first
      */
-    void restore(Collection<List<AllocationState>> byJob) {
+    public void restore(Collection<List<AllocationState>> byJob) {
         for (List<AllocationState> allocs : byJob) {
             List<io.drover.core.spec.Job> versions = new ArrayList<>();
             Map<String, List<AllocationState>> chains = new java.util.LinkedHashMap<>();
