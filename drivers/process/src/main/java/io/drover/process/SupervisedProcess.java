@@ -237,13 +237,36 @@ public final class SupervisedProcess {
         lastKill = report;
     }
 
-    /** Sends SIGKILL to the process itself through its pidfd (no pid-reuse race) and to its group. */
+    /**
+     * Sends SIGKILL to the process itself through its pidfd (no pid-reuse race) and, only while it is unreaped and
+     * so still owns its number, to its group {@code kill(-pid)}. Once reaped, the number proves nothing: it may lead
+     * another task's group already (the corpus run's batch_overload lost tasks to such a kill); what is left of the
+     * tree is then the sweep's, which kills only what it proves is the task's ({@link #stillOurs}). Idempotent.
+     */
     synchronized void killSelfAndGroup() {
-        if (result == null && lost == null) {
-            killSent = true;
-            owner.pidfdKill(pidfd);
+        if (result != null || lost != null) {
+            return;
         }
-        owner.killGroupQuietly(pid);
+        killSent = true;
+        // a child of this JVM is unreaped here (the reap takes this monitor): its number is its group's even if it
+        // is a zombie already. An attached process is reaped by its own parent: only a pidfd kill that landed
+        // proves the number is still its own (the window to the kill(-pid) is microseconds, see ShimKill).
+        if (owner.pidfdKill(pidfd) || child) {
+            owner.killGroupQuietly(pid);
+        }
+    }
+
+    /**
+     * Whether the pid number still names this process, so that its session and group numbered like it are its own:
+     * true for a child of this JVM until it is reaped, for an attached process while {@code /proc/PID} shows the
+     * start time recorded at spawn. Call after a {@code /proc} snapshot: true then means the snapshot's session,
+     * group and children of the number are the task's. Any thread.
+     */
+    synchronized boolean stillOurs() {
+        if (result != null || lost != null || pidfd < 0) {
+            return false;
+        }
+        return child || (startTime >= 0 && ProcTable.read(pid).map(p -> p.startTime() == startTime).orElse(false));
     }
 
     /**
