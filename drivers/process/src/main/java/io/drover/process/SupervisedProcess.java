@@ -25,8 +25,10 @@ public final class SupervisedProcess {
     private final String treeMarker;
     private final java.nio.file.Path statusFile;
     private volatile long endedAtNanos = -1;
+    private volatile boolean endedBeforeAttach; // a previous agent may have sent its SIGKILL: not named outside
     private final boolean child;
     private final long startTime;
+    private final long oomKillsAtStart = OutsideKill.oomKills(); // read at spawn or attach
 
     // guarded by this
     private boolean killSent;
@@ -76,6 +78,7 @@ public final class SupervisedProcess {
             ExitResult result, long endedAtNanos) {
         SupervisedProcess p = new SupervisedProcess(owner, pid, -1, List.of(), null, statusFile, false, startTime, null);
         p.endedAtNanos = endedAtNanos;
+        p.endedBeforeAttach = true;
         synchronized (p) {
             p.result = result;
         }
@@ -430,20 +433,27 @@ public final class SupervisedProcess {
         ExitResult r;
         Throwable t;
         List<ProcTable.Proc> left;
+        boolean killAsked;
         synchronized (this) {
             r = result;
             t = lost;
             left = List.copyOf(survivors);
+            killAsked = killSent || lastKill != null;
         }
         if (r != null) {
-            String message = ExitMessage.of(left, droppedOutputBytes());
-            if (!r.message().isEmpty() && !message.isEmpty()) {
-                message = r.message() + "; " + message;
+            String message = join(r.message(), ExitMessage.of(left, droppedOutputBytes()));
+            if (r.signal() == 9 && !killAsked && !endedBeforeAttach) {
+                message = join(OutsideKill.message(oomKillsAtStart, OutsideKill.oomKills(),
+                        child ? "the task's start" : "its re-attach"), message);
             }
             exit.complete(message.isEmpty() ? r : new ExitResult(r.exitCode(), r.signal(), r.oomKilled(), message));
         } else {
             exit.completeExceptionally(t);
         }
+    }
+
+    private static String join(String a, String b) {
+        return a.isEmpty() ? b : b.isEmpty() ? a : a + "; " + b;
     }
 
     @Override
