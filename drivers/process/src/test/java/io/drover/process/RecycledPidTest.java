@@ -44,10 +44,9 @@ class RecycledPidTest {
 
     @Test
     void theSweepOfAReapedTaskSparesTheUnrelatedTaskThatWasHandedItsPid() throws Exception {
-        SupervisedProcess task = spawn("task", "exit 0");
-        assertThat(task.onExit().toCompletableFuture().get(WAIT.toMillis(), TimeUnit.MILLISECONDS).exitCode())
-                .isZero();
-        SupervisedProcess other = onPid(task.pid());
+        SupervisedProcess[] pair = reusedPid();
+        SupervisedProcess task = pair[0];
+        SupervisedProcess other = pair[1];
         try {
             Path ready = dir.resolve("other").resolve("ready");
             Await.until("the unrelated task's session child runs", WAIT, () -> Files.exists(ready));
@@ -70,29 +69,32 @@ class RecycledPidTest {
     }
 
     /**
-     * Spawns the unrelated task so that it gets {@code pid}: ns_last_pid is set just before the fork. Another
-     * process of the machine (or a thread of this JVM) may take the number first; then the attempt is undone and
-     * repeated, the number being free again once the thief ends.
+     * A task that ran and was reaped, and an unrelated task (a session and group leader) that got its pid: ns_last_pid
+     * is set just before the second fork. Another process of the machine (or a thread of this JVM) may take the
+     * number first; then both are undone and the attempt repeated with a new task.
      */
-    private SupervisedProcess onPid(int pid) throws Exception {
+    private SupervisedProcess[] reusedPid() throws Exception {
         for (int i = 0; i < ATTEMPTS; i++) {
-            SupervisedProcess p;
+            SupervisedProcess task = spawn("task" + i, "exit 0");
+            assertThat(task.onExit().toCompletableFuture().get(WAIT.toMillis(), TimeUnit.MILLISECONDS).exitCode())
+                    .isZero();
+            SupervisedProcess other;
             synchronized (RecycledPidTest.class) {
-                Files.writeString(NS_LAST_PID, Integer.toString(pid - 1));
-                p = spawn("other", "sleep 1000 & echo $! > ready.tmp && mv ready.tmp ready; wait");
+                Files.writeString(NS_LAST_PID, Integer.toString(task.pid() - 1));
+                other = spawn("other", "sleep 1000 & echo $! > ready.tmp && mv ready.tmp ready; wait");
             }
-            if (p.pid() == pid) {
-                return p;
+            if (other.pid() == task.pid()) {
+                return new SupervisedProcess[] {task, other};
             }
-            p.killTree().toCompletableFuture().get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
-            p.onExit().toCompletableFuture().get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
-            Await.until("pid " + pid + " is free", WAIT, () -> ProcTable.read(pid).isEmpty());
+            other.killTree().toCompletableFuture().get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            other.onExit().toCompletableFuture().get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
         }
-        throw new AssertionError("could not get pid " + pid + " in " + ATTEMPTS + " attempts");
+        throw new AssertionError("no task's pid could be handed to another in " + ATTEMPTS + " attempts");
     }
 
     private SupervisedProcess spawn(String name, String script) throws Exception {
         Path cwd = Files.createDirectories(dir.resolve(name));
+        Files.deleteIfExists(cwd.resolve("ready"));
         return supervisor.spawn(new SpawnSpec("sh", List.of("-c", script), ProcessLeakCheck.env(), cwd,
                 cwd.resolve("out"), cwd.resolve("err")));
     }
