@@ -27,4 +27,19 @@ final class ExitMessage {
         }
         return sb.toString();
     }
+
+    /**
+     * The exit as reported: {@code r} with {@code outside} (a SIGKILL the agent did not send, {@link OutsideKill}),
+     * its own message, and {@link #of} joined by "; "; {@code r} itself when nothing is added.
+     */
+    static io.drover.driver.api.ExitResult compose(io.drover.driver.api.ExitResult r, String outside,
+            List<ProcTable.Proc> survivors, long droppedBytes) {
+        String message = join(outside, join(r.message(), of(survivors, droppedBytes)));
+        return message.equals(r.message()) ? r
+                : new io.drover.driver.api.ExitResult(r.exitCode(), r.signal(), r.oomKilled(), message);
+    }
+
+    private static String join(String a, String b) {
+        return a.isEmpty() ? b : b.isEmpty() ? a : a + "; " + b;
+    }
 }

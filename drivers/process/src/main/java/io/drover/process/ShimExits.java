@@ -35,4 +35,27 @@ final class ShimExits {
             return new ExitResult(shimExit.exitCode(), shimExit.signal(), false, e.getMessage());
         }
     }
+
+    /**
+     * The exit of an attached (re-attached) process that ended: only its status file can tell how.
+     *
+     * @param killSent this agent SIGKILLed its group after re-attaching (the shim then died with the task)
+     * @throws IllegalStateException when the exit is unknown (no status recorded, or the file unreadable)
+     */
+    static ExitResult ofAttached(ProcessSupervisor owner, Path statusFile, int pid, boolean killSent) {
+        try {
+            java.util.Optional<ExitStatusFile.Status> status = ExitStatusFile.read(statusFile);
+            if (status.isPresent()) {
+                return owner.exitOf(status.get());
+            }
+            if (killSent) {
+                return new ExitResult(137, 9, false, "killed by the agent with SIGKILL; the task's shim died "
+                        + "with it and recorded no status");
+            }
+            throw new IllegalStateException("process " + pid + " ended without recording its exit status in "
+                    + statusFile + "; its exit is unknown");
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e.getMessage() + "; the exit of process " + pid + " is unknown");
+        }
+    }
 }

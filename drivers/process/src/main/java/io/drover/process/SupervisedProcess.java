@@ -25,8 +25,10 @@ public final class SupervisedProcess {
     private final String treeMarker;
     private final java.nio.file.Path statusFile;
     private volatile long endedAtNanos = -1;
+    private volatile boolean endedBeforeAttach; // a previous agent may have sent its SIGKILL: not named outside
     private final boolean child;
     private final long startTime;
+    private final long oomKillsAtStart = OutsideKill.oomKills(); // read at spawn or attach
 
     // guarded by this
     private boolean killSent;
@@ -37,16 +39,11 @@ public final class SupervisedProcess {
     private int pendingKills;
     private CompletableFuture<KillReport> lastKill;
     private final List<ProcTable.Proc> survivors = new java.util.ArrayList<>();
-    private final List<ByShimExit> byShimExit = new java.util.ArrayList<>();
-    private ShimKill.Task task; // the shim's task, pinned at the first signal (ShimKill)
-    private boolean olderShim; // its task shares the shim's group: no ShimKill
+    private final ShimTaskKill shimKill; // the shim's task and the kills its exit verifies; null without the shim
     private int signalsInFlight; // signal() calls between their check and their kill(2), made outside the monitor
     private boolean reapDeferred; // the exit was seen while signals were in flight: reaped when the last one is done
     private ExitWatcher watcher;
     private static final int SIGSTOP = 19;
-
-    /** A tree kill whose verification is the shim's exit ({@link ShimKill}): completed when the shim is reaped. */
-    private record ByShimExit(CompletableFuture<KillReport> report, List<ProcTable.Proc> killed) {}
 
     /**
      * @param statusFile the shim's status file, null when the process is the task itself
@@ -65,6 +62,7 @@ public final class SupervisedProcess {
         this.statusFile = statusFile;
         this.child = child;
         this.startTime = startTime;
+        this.shimKill = statusFile == null ? null : new ShimTaskKill(owner, pid, startTime);
     }
 
     /**
@@ -76,6 +74,7 @@ public final class SupervisedProcess {
             ExitResult result, long endedAtNanos) {
         SupervisedProcess p = new SupervisedProcess(owner, pid, -1, List.of(), null, statusFile, false, startTime, null);
         p.endedAtNanos = endedAtNanos;
+        p.endedBeforeAttach = true;
         synchronized (p) {
             p.result = result;
         }
@@ -152,8 +151,8 @@ public final class SupervisedProcess {
             // process stays unreaped while a signal is in flight (onReadable defers the waitpid), so its pid,
             // group number and pidfds cannot be reused under the kill.
             signalsInFlight++;
-            pinned = task;
-            mayPin = task == null && !olderShim && statusFile != null && pidfd >= 0;
+            pinned = shimKill == null ? null : shimKill.pinned();
+            mayPin = shimKill != null && shimKill.mayPin() && pidfd >= 0;
             shimPidfd = pidfd;
         }
         try {
@@ -177,15 +176,7 @@ public final class SupervisedProcess {
         ShimKill.Task[] out = new ShimKill.Task[1];
         ShimKill.Layout layout = ShimKill.pin(owner, pid, shimPidfd, out);
         synchronized (this) {
-            if (task == null && !olderShim && result == null && lost == null) {
-                task = out[0];
-                olderShim = layout == ShimKill.Layout.OLDER;
-                return task;
-            }
-            if (out[0] != null && out[0] != task) {
-                ShimKill.close(owner, out[0]); // pinned meanwhile by another thread (or reaped): keep that one
-            }
-            return task;
+            return shimKill.keep(out[0], layout, result == null && lost == null);
         }
     }
 
@@ -237,13 +228,36 @@ public final class SupervisedProcess {
         lastKill = report;
     }
 
-    /** Sends SIGKILL to the process itself through its pidfd (no pid-reuse race) and to its group. */
+    /**
+     * Sends SIGKILL to the process itself through its pidfd (no pid-reuse race) and, only while it is unreaped and
+     * so still owns its number, to its group {@code kill(-pid)}. Once reaped, the number proves nothing: it may lead
+     * another task's group already (the corpus run's batch_overload lost tasks to such a kill); what is left of the
+     * tree is then the sweep's, which kills only what it proves is the task's ({@link #stillOurs}). Idempotent.
+     */
     synchronized void killSelfAndGroup() {
-        if (result == null && lost == null) {
-            killSent = true;
-            owner.pidfdKill(pidfd);
+        if (result != null || lost != null) {
+            return;
         }
-        owner.killGroupQuietly(pid);
+        killSent = true;
+        // a child of this JVM is unreaped here (the reap takes this monitor): its number is its group's even if it
+        // is a zombie already. An attached process is reaped by its own parent: only a pidfd kill that landed
+        // proves the number is still its own (the window to the kill(-pid) is microseconds, see ShimKill).
+        if (owner.pidfdKill(pidfd) || child) {
+            owner.killGroupQuietly(pid);
+        }
+    }
+
+    /**
+     * Whether the pid number still names this process, so that its session and group numbered like it are its own:
+     * true for a child of this JVM until it is reaped, for an attached process while {@code /proc/PID} shows the
+     * start time recorded at spawn. Call after a {@code /proc} snapshot: true then means the snapshot's session,
+     * group and children of the number are the task's. Any thread.
+     */
+    synchronized boolean stillOurs() {
+        if (result != null || lost != null || pidfd < 0) {
+            return false;
+        }
+        return child || (startTime >= 0 && ProcTable.read(pid).map(p -> p.startTime() == startTime).orElse(false));
     }
 
     /**
@@ -256,12 +270,13 @@ public final class SupervisedProcess {
     boolean killBelowShim(CompletableFuture<KillReport> report) {
         ShimKill.Task pinned;
         synchronized (this) {
-            if (statusFile == null || result != null || lost != null || pidfd < 0 || !pinTask()) {
+            // pinned once (at the run's first signal, normally): the SIGKILL at the deadline then costs the timer
+            // thread two syscalls and no /proc read
+            if (shimKill == null || result != null || lost != null || pidfd < 0 || !shimKill.pin(pidfd)) {
                 return false;
             }
-            pinned = task;
-            byShimExit.add(new ByShimExit(report, List.of(
-                    new ProcTable.Proc(pid, "drover-shim", 'X', 0, pid, pid, startTime), pinned.proc())));
+            pinned = shimKill.pinned();
+            shimKill.verifyByShimExit(report);
             // the two syscalls outside the monitor, in flight (see signal): the thread that sends them may be
             // descheduled there, and the reaper, which needs this monitor to reap the shim, then waited for it
             // (58-107 ms, JFR) instead of reaping the other tasks meanwhile
@@ -276,25 +291,11 @@ public final class SupervisedProcess {
     }
 
     /**
-     * Pins the shim's task once (guarded by this): at the first signal of the run, so that the SIGKILL at the
-     * deadline costs the timer thread two syscalls and no {@code /proc} read. True when pinned.
-     */
-    private boolean pinTask() {
-        if (task == null && !olderShim && statusFile != null && pidfd >= 0 && result == null && lost == null) {
-            ShimKill.Task[] out = new ShimKill.Task[1];
-            ShimKill.Layout layout = ShimKill.pin(owner, pid, pidfd, out);
-            task = out[0];
-            olderShim = layout == ShimKill.Layout.OLDER;
-        }
-        return task != null;
-    }
-
-    /**
      * The shim has not ended {@link TreeKiller#VERIFY_TIMEOUT} after {@link #killBelowShim}: true (and the kill is
      * the caller's again, still counted as started) unless it ended meanwhile.
      */
     synchronized boolean shimDidNotEnd(CompletableFuture<KillReport> report) {
-        return byShimExit.removeIf(b -> b.report == report);
+        return shimKill != null && shimKill.shimDidNotEnd(report);
     }
 
     void killVerified(KillReport report) {
@@ -319,7 +320,7 @@ public final class SupervisedProcess {
     /** Watcher thread: the pidfd is readable, the process has exited; reap it. */
     private void onReadable(ExitWatcher watcher) {
         boolean complete;
-        List<ByShimExit> verified;
+        List<ShimTaskKill.ByShimExit> verified;
         synchronized (this) {
             if (result != null || lost != null) {
                 return;
@@ -349,22 +350,11 @@ public final class SupervisedProcess {
             watcher.unwatch(token, pidfd);
             owner.closeFd(pidfd);
             pidfd = -1;
-            ShimKill.close(owner, task);
-            task = null;
-            verified = List.copyOf(byShimExit);
-            byShimExit.clear();
+            verified = shimKill == null ? List.of() : shimKill.shimReaped();
             pendingKills -= verified.size();
             complete = pendingKills == 0;
         }
-        if (!verified.isEmpty()) {
-            // the shim ended: nothing is left below it. What it killed itself after its task is in its status file.
-            List<ProcTable.Proc> byShim = ShimExits.killedByShim(statusFile, pid);
-            for (ByShimExit b : verified) {
-                List<ProcTable.Proc> killed = new java.util.ArrayList<>(b.killed);
-                byShim.stream().filter(p -> killed.stream().noneMatch(k -> k.pid() == p.pid())).forEach(killed::add);
-                b.report.complete(new KillReport(killed, List.of()));
-            }
-        }
+        ShimTaskKill.verifiedByShimExit(verified, statusFile, pid);
         // what the task wrote before it exited is read now (descendants may keep the pipes open)
         outputs.forEach(OutputPipe::drain);
         if (complete) {
@@ -375,19 +365,9 @@ public final class SupervisedProcess {
     /** An attached process ended (guarded by this): only its status file can tell how. */
     private void endedAttached() {
         try {
-            Optional<ExitStatusFile.Status> status = ExitStatusFile.read(statusFile);
-            if (status.isPresent()) {
-                result = owner.exitOf(status.get());
-            } else if (killSent) {
-                // this agent SIGKILLed the group after re-attaching: the shim died with the task
-                result = new ExitResult(137, 9, false, "killed by the agent with SIGKILL; the task's shim died "
-                        + "with it and recorded no status");
-            } else {
-                lost = new IllegalStateException("process " + pid + " ended without recording its exit status in "
-                        + statusFile + "; its exit is unknown");
-            }
-        } catch (java.io.IOException e) {
-            lost = new IllegalStateException(e.getMessage() + "; the exit of process " + pid + " is unknown");
+            result = ShimExits.ofAttached(owner, statusFile, pid, killSent);
+        } catch (IllegalStateException e) {
+            lost = e;
         }
     }
 
@@ -407,17 +387,17 @@ public final class SupervisedProcess {
         ExitResult r;
         Throwable t;
         List<ProcTable.Proc> left;
+        boolean killAsked;
         synchronized (this) {
             r = result;
             t = lost;
             left = List.copyOf(survivors);
+            killAsked = killSent || lastKill != null;
         }
         if (r != null) {
-            String message = ExitMessage.of(left, droppedOutputBytes());
-            if (!r.message().isEmpty() && !message.isEmpty()) {
-                message = r.message() + "; " + message;
-            }
-            exit.complete(message.isEmpty() ? r : new ExitResult(r.exitCode(), r.signal(), r.oomKilled(), message));
+            String outside = r.signal() == 9 && !killAsked && !endedBeforeAttach ? OutsideKill.message(oomKillsAtStart,
+                    OutsideKill.oomKills(), child ? "the task's start" : "its re-attach") : "";
+            exit.complete(ExitMessage.compose(r, outside, left, droppedOutputBytes()));
         } else {
             exit.completeExceptionally(t);
         }

@@ -193,7 +193,7 @@ final class TreeKiller {
                 Map<String, List<ProcTable.Proc>> marked = markedEscapees(snapshot, searching);
                 List<Request> again = new ArrayList<>();
                 for (Request r : searching) {
-                    boolean fresh = collect(r, snapshot, marked);
+                    boolean fresh = collect(r, snapshot, marked, r.task.stillOurs());
                     r.task.killSelfAndGroup();
                     for (Pinned pin : r.pinned.values()) {
                         if (pin.pidfd >= 0) {
@@ -231,11 +231,22 @@ final class TreeKiller {
      * tree: the task's session, group and descendants, and, for the processes that carry the task's marker
      * (descendants that left the session, whose parent may be dead already), their sessions, groups and
      * descendants too.
+     *
+     * @param ours the task still owned its pid number after the snapshot ({@link SupervisedProcess#stillOurs}):
+     *     the snapshot's session, group and children of that number are the task's. False once it was reaped:
+     *     only processes that carry its marker are taken then.
      */
-    private boolean collect(Request r, ProcTable snapshot, Map<String, List<ProcTable.Proc>> marked) {
+    private boolean collect(Request r, ProcTable snapshot, Map<String, List<ProcTable.Proc>> marked, boolean ours) {
         int root = r.task.pid();
-        List<ProcTable.Proc> tree = new ArrayList<>(snapshot.tree(root, root, root));
         String marker = r.task.treeMarker();
+        List<ProcTable.Proc> tree = new ArrayList<>();
+        for (ProcTable.Proc p : snapshot.tree(root, root, root)) {
+            // the task's number after its reap may name another task's session, group and children: each is then
+            // taken only when its environment proves it the task's (it inherited the task's marker)
+            if (ours || (marker != null && p.pid() != root && ProcTable.environHas(p.pid(), marker))) {
+                tree.add(p);
+            }
+        }
         if (marker != null) {
             for (ProcTable.Proc p : marked.getOrDefault(marker, List.of())) {
                 if (p.sid() != root && p.pgid() != root && !r.pinned.containsKey(p.pid())) {

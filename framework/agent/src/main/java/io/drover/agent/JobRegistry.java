@@ -133,6 +133,31 @@ public final class JobRegistry {
     }
 
     /**
+     * Told of every registration that placed or changed a job and of every stop, once the registry holds the new
+     * entry ({@link #job} returns it). Called under the registry's lock, on the thread that made the change, so that
+     * the call comes after the change is visible and before the next change of the registry; must not block. The
+     * event stream's Job events come from it: an allocation may end, and its last update be published, before the
+     * registration that placed it holds the job (its updates then find no job to announce).
+     */
+    @FunctionalInterface
+    public interface JobListener {
+        void changed(String jobId);
+    }
+
+    private volatile JobListener jobListener = id -> {};
+    private volatile java.util.function.Consumer<List<AllocationState>> placedHook = placed -> {};
+
+    /** Sets the one listener of registrations and stops (the event stream's broker). */
+    public void jobListener(JobListener listener) {
+        this.jobListener = listener;
+    }
+
+    /** Tests: runs under the lock after the engine placed a registration's allocations, before the entry is held. */
+    void placedHook(java.util.function.Consumer<List<AllocationState>> hook) {
+        this.placedHook = hook;
+    }
+
+    /**
      * Puts back a parent job recorded by the agent's parent-job file (agent start, after {@link #restore}): a parent
      * has no allocation, so the allocation records cannot bring it back.
      */
@@ -254,6 +279,7 @@ public final class JobRegistry {
         boolean parent = job.launch().parent(); // periodic or parameterized: runs nothing, launches children
         List<NodeFeasibility.GroupPlacement> placement = node == null || parent ? List.of() : node.place(job);
         List<AllocationState> placed = parent ? List.of() : engine.submit(NodeFeasibility.placeable(job, placement));
+        placedHook.accept(placed);
         placed.forEach(a -> ids.add(a.id()));
         placed.forEach(a -> allocIndex.add(a.id(), job.id()));
         // the job's indexes derive from its submit time, the creation time of its first allocation, which the
@@ -272,6 +298,7 @@ public final class JobRegistry {
         if (parent || (old != null && old.job().launch().parent())) {
             parents.changed(job.id(), Optional.of(entry));
         }
+        jobListener.changed(job.id());
         return new Registration(entry, placed, eval);
     }
 
@@ -307,6 +334,7 @@ public final class JobRegistry {
         if (old.job().launch().parent()) {
             parents.changed(jobId, Optional.of(stopped));
         }
+        jobListener.changed(jobId);
         LOG.info("job {}: stopped {} allocation(s): {}", jobId, old.allocIds().size(), old.allocIds());
         return Optional.of(stopped);
     }

@@ -123,6 +123,33 @@ class EventStreamTest {
     }
 
     @Test
+    void aRegistrationWhoseAllocationEndsBeforeTheRegistryHoldsItIsStillAJobEvent() throws Exception {
+        // the order a loaded machine produced (flaky before): the allocation runs, ends and publishes its last update
+        // while the registering thread is still between the placement and holding the job
+        java.util.concurrent.CountDownLatch ended = new java.util.concurrent.CountDownLatch(1);
+        api.agent.engine().addListener(state -> { // after the broker's: it has seen the update when this runs
+            if (state.jobId().equals("early") && state.clientStatus().terminal()) {
+                ended.countDown();
+            }
+        });
+        api.agent.jobs().placedHook(placed -> {
+            try {
+                assertThat(ended.await(30, java.util.concurrent.TimeUnit.SECONDS)).as("the allocation ended").isTrue();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        });
+        Stream s = new Stream("?topic=Job");
+        Await.until("the first heartbeat", () -> !s.frames.isEmpty());
+        api.agent.jobs().register(batch("early", 1, task("web", "run_for", "0s")));
+        api.agent.jobs().placedHook(placed -> {});
+        Await.until("the registration as a Job event", () -> s.has("Job", "early",
+                p -> p.path("Job").path("ID").asText().equals("early")));
+        assertThat(s.events()).extracting(e -> e.path("Type").asText()).containsExactly("JobRegistered");
+    }
+
+    @Test
     void aTopicFilterKeepsOnlyItsEvents() throws Exception {
         Stream jobs = new Stream("?topic=Job");
         String first = api.agent.jobs().register(batch("a", 1, task("web", "run_for", "10ms"))).placed().get(0).id();

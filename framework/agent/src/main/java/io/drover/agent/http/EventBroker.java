@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * stream gets a {@code {}} heartbeat every {@value #HEARTBEAT_SECONDS} s. The index is this agent's event
  * counter (it starts at 0 with each agent; a client that reconnects reads the state it needs anew).
  *
- * <p>Threads: {@link #onUpdate} runs on engine threads and only serialises (when someone listens) and queues
+ * <p>Threads: {@link #onUpdate} runs on engine threads, the registry's job listener on the registering thread
+ * under the registry's lock; both only serialise (when someone listens) and queues
  * (never blocks, {@link EventSubscriber}); one {@code drover-event-heartbeat} thread sends heartbeats. At most
  * {@value #MAX_SUBSCRIBERS} streams at once. Thread-safe.
  */
@@ -43,6 +44,8 @@ final class EventBroker implements AllocationListener, AutoCloseable {
 
     EventBroker(JobRegistry jobs) {
         this.jobs = jobs;
+        // a registration whose allocation ended before the registry held it has no update left to announce it
+        jobs.jobListener(this::jobEvent);
         this.heartbeat = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "drover-event-heartbeat");
             t.setDaemon(true);
@@ -84,7 +87,11 @@ final class EventBroker implements AllocationListener, AutoCloseable {
         publish("Allocation", "AllocationUpdated", state.id(), Map.of("Allocation", state));
     }
 
-    /** A Job event when the job's registry index moved since the last one seen. */
+    /**
+     * A Job event when the job's registry index moved since the last one seen: after each allocation update and
+     * after each registration and stop ({@link JobRegistry.JobListener}, under the registry's lock); whichever sees
+     * a new index first sends it, once.
+     */
     private void jobEvent(String jobId) {
         JobRegistry.Entry e = jobs.job(jobId).orElse(null);
         if (e == null) {

@@ -68,7 +68,7 @@ class TemplateChangeTest {
                       }
                       config {
                         command = "sh"
-                        args = ["-c", "trap 'echo hup >> local/hups' HUP; while true; do sleep 0.05; done"]
+                        args = ["-c", "trap 'echo hup >> local/hups' HUP; : > local/trapped; while true; do sleep 0.05; done"]
                       }
                     }
                   }
@@ -99,7 +99,10 @@ class TemplateChangeTest {
             assertThat(readOrEmpty(dir.resolve("local/out.txt"))).isEqualTo("v1");
             assertThat(readOrEmpty(dir.resolve("local/copy.txt"))).isEqualTo("copy=v1");
 
+            // the run's start is not the trap's installation: a SIGHUP before it would end the shell (seen flaky)
+            RawExecJobs.await(() -> Files.exists(dir.resolve("local/trapped")), "the task's trap");
             RawExecJobs.change(dir.resolve("local/in.tpl"), "v2");
+            RawExecJobs.await(() -> events(jobs, id, TaskEventType.SIGNALING).size() == 1, "the Signaling event");
             RawExecJobs.await(() -> readOrEmpty(dir.resolve("local/hups")).equals("hup\n"), "the task to get SIGHUP");
             assertThat(readOrEmpty(dir.resolve("local/out.txt"))).isEqualTo("v2");
             assertThat(readOrEmpty(dir.resolve("local/copy.txt"))).as("the file input is watched too")

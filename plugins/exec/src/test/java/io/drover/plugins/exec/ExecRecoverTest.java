@@ -83,8 +83,10 @@ class ExecRecoverTest {
         Await.until("ready", WAIT, () -> Files.exists(task.taskDir().resolve("local/ready")));
 
         assertThat(second.killUnrecordedRuns(dir, Set.of("some-other-run"))).containsExactly(handle.taskId());
-        assertThat(first.awaitExit(handle.taskId()).toCompletableFuture().get(WAIT.toSeconds(), TimeUnit.SECONDS))
-                .isEqualTo(ExitResult.signalled(9));
+        ExitResult exit = first.awaitExit(handle.taskId()).toCompletableFuture().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        assertThat(exit.signal()).isEqualTo(9);
+        // the second agent's kill: the first, which ran the task, did not send it
+        assertThat(exit.message()).startsWith("killed by a SIGKILL the agent did not send; ");
         first.destroy(handle.taskId());
     }
 }
