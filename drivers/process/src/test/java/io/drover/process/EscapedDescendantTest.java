@@ -8,10 +8,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -21,25 +20,16 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(ProcessLeakCheck.class)
 class EscapedDescendantTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
-    private static ProcessSupervisor supervisor;
+    @RegisterExtension
+    static final SupervisorFixture SUPERVISORS = SupervisorFixture.of("test");
 
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void create() {
-        supervisor = ProcessSupervisor.create("test");
-    }
-
-    @AfterAll
-    static void close() {
-        supervisor.close();
-    }
-
     @Test
     void aSetsidDescendantWhoseParentAlreadyExitedIsFoundByItsMarkerAndKilled() throws Exception {
         // the middle shell starts a setsid'ed sleep and exits: the sleep is re-parented, in its own session
-        SupervisedProcess p = supervisor.spawn(new SpawnSpec("sh", List.of("-c",
+        SupervisedProcess p = SUPERVISORS.first().spawn(new SpawnSpec("sh", List.of("-c",
                 "sh -c 'setsid sleep 1000 & echo $! > gc.pid'; : > ready; exec sleep 1000"), ProcessLeakCheck.env(),
                 dir, dir.resolve("out"), dir.resolve("err")));
         Await.until("ready", WAIT, () -> Files.exists(dir.resolve("ready")));
@@ -60,7 +50,7 @@ class EscapedDescendantTest {
 
     @Test
     void theMarkerIsAnExactEntryNotAPrefix() throws Exception {
-        SupervisedProcess p = supervisor.spawn(new SpawnSpec("sh", List.of("-c", ": > ready; exec sleep 1000"),
+        SupervisedProcess p = SUPERVISORS.first().spawn(new SpawnSpec("sh", List.of("-c", ": > ready; exec sleep 1000"),
                 ProcessLeakCheck.env(), dir, dir.resolve("out"), dir.resolve("err")));
         Await.until("ready", WAIT, () -> Files.exists(dir.resolve("ready")));
         // comm changes early in execve, the new environment's bounds only later: a process seen as "sleep" may

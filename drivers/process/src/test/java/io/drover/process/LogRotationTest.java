@@ -6,35 +6,24 @@ import io.drover.driver.api.ExitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 @ExtendWith(ProcessLeakCheck.class)
 class LogRotationTest {
-    private static ProcessSupervisor supervisor;
+    @RegisterExtension
+    static final SupervisorFixture SUPERVISORS = SupervisorFixture.of("logs-test");
 
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void create() {
-        supervisor = ProcessSupervisor.create("logs-test");
-    }
-
-    @AfterAll
-    static void close() {
-        supervisor.close();
-    }
-
     private SupervisedProcess sh(String script, LogRotation rotation) throws SpawnException {
-        return supervisor.spawn(new SpawnSpec("sh", List.of("-c", script), ProcessLeakCheck.env(), dir,
+        return SUPERVISORS.first().spawn(new SpawnSpec("sh", List.of("-c", script), ProcessLeakCheck.env(), dir,
                 dir.resolve("t.stdout.0"), dir.resolve("t.stderr.0"), rotation));
     }
 

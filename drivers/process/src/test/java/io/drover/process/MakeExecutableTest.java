@@ -9,11 +9,10 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -24,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith(ProcessLeakCheck.class)
 class MakeExecutableTest {
-    private static ProcessSupervisor supervisor;
+    @RegisterExtension
+    static final SupervisorFixture SUPERVISORS = SupervisorFixture.of("make-executable");
 
     @TempDir
     Path root;
@@ -32,16 +32,6 @@ class MakeExecutableTest {
     private Path allocDir;
     private Path local;
     private Path secret;
-
-    @BeforeAll
-    static void create() {
-        supervisor = ProcessSupervisor.create("make-executable");
-    }
-
-    @AfterAll
-    static void close() {
-        supervisor.close();
-    }
 
     @BeforeEach
     void layOut() throws Exception {
@@ -72,7 +62,7 @@ class MakeExecutableTest {
                 .isEqualTo(Outcome.ALREADY_EXECUTABLE);
 
         Path out = taskDir.resolve("out");
-        SupervisedProcess p = supervisor.spawn(new SpawnSpec("local/sleepy.sh", List.of(), ProcessLeakCheck.env(),
+        SupervisedProcess p = SUPERVISORS.first().spawn(new SpawnSpec("local/sleepy.sh", List.of(), ProcessLeakCheck.env(),
                 taskDir, out, taskDir.resolve("err")));
         assertThat(p.onExit().toCompletableFuture().get(10, TimeUnit.SECONDS)).isEqualTo(ExitResult.code(0));
         assertThat(Files.readString(out)).isEqualTo("slept\n");

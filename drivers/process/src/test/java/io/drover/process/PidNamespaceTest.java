@@ -8,12 +8,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -25,23 +24,11 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(ProcessLeakCheck.class)
 class PidNamespaceTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
-    private static ProcessSupervisor first;
-    private static ProcessSupervisor second;
+    @RegisterExtension
+    static final SupervisorFixture SUPERVISORS = SupervisorFixture.of("first", "second");
 
     @TempDir
     Path dir;
-
-    @BeforeAll
-    static void create() {
-        first = ProcessSupervisor.create("first");
-        second = ProcessSupervisor.create("second");
-    }
-
-    @AfterAll
-    static void close() {
-        first.close();
-        second.close();
-    }
 
     @BeforeEach
     void root() {
@@ -49,7 +36,7 @@ class PidNamespaceTest {
     }
 
     private SupervisedProcess sh(String script, Namespaces ns) throws SpawnException {
-        return first.spawn(new SpawnSpec("sh", List.of("-c", script), ProcessLeakCheck.env(), dir,
+        return SUPERVISORS.first().spawn(new SpawnSpec("sh", List.of("-c", script), ProcessLeakCheck.env(), dir,
                 dir.resolve("out"), dir.resolve("err"), null, dir.resolve("status"), null, ns));
     }
 
@@ -127,7 +114,7 @@ class PidNamespaceTest {
     void anotherSupervisorReattachesToAPrivateNamespaceTaskAndKillsIt() throws Exception {
         SupervisedProcess started = sh("sleep 1000 & echo ready > ready; wait", new Namespaces(true, true));
         Await.until("ready", WAIT, () -> Files.exists(dir.resolve("ready")));
-        SupervisedProcess attached = second.attach(started.pid(), started.startTime(), dir.resolve("status"));
+        SupervisedProcess attached = SUPERVISORS.second().attach(started.pid(), started.startTime(), dir.resolve("status"));
         assertThat(attached.exitNow()).isEmpty();
         attached.signal(9);
         ExitResult e = exit(attached);

@@ -10,11 +10,10 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -32,23 +31,14 @@ class PlantedLogLinkTest {
     /** 30 lines of 100 bytes: 3,000 bytes, so .0, .1 and .2 are written. */
     private static final String PRINT = "i=0; while [ $i -lt 30 ]; do printf '%099d\\n' $i; i=$((i+1)); done";
 
-    private static ProcessSupervisor supervisor;
+    @RegisterExtension
+    static final SupervisorFixture SUPERVISORS = SupervisorFixture.of("planted-links");
 
     @TempDir
     Path root;
     private Path taskDir;
     private Path logs;
     private Path secret;
-
-    @BeforeAll
-    static void create() {
-        supervisor = ProcessSupervisor.create("planted-links");
-    }
-
-    @AfterAll
-    static void close() {
-        supervisor.close();
-    }
 
     @BeforeEach
     void layOut() throws Exception {
@@ -61,7 +51,7 @@ class PlantedLogLinkTest {
     }
 
     private SupervisedProcess sh(String script) throws SpawnException {
-        return supervisor.spawn(new SpawnSpec("sh", List.of("-c", script), ProcessLeakCheck.env(), taskDir,
+        return SUPERVISORS.first().spawn(new SpawnSpec("sh", List.of("-c", script), ProcessLeakCheck.env(), taskDir,
                 logs.resolve("t.stdout.0"), logs.resolve("t.stderr.0"), SMALL, taskDir.resolve(".drover-exit")));
     }
 

@@ -15,29 +15,19 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 @ExtendWith(ProcessLeakCheck.class)
 class ProcessSupervisorTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
-    private static ProcessSupervisor supervisor;
+    @RegisterExtension
+    static final SupervisorFixture SUPERVISORS = SupervisorFixture.of("test");
 
     @TempDir
     Path dir;
-
-    @BeforeAll
-    static void create() {
-        supervisor = ProcessSupervisor.create("test");
-    }
-
-    @AfterAll
-    static void close() {
-        supervisor.close();
-    }
 
     private SupervisedProcess sh(String script) throws SpawnException {
         return spawn("sh", List.of("-c", script), Map.of());
@@ -47,7 +37,7 @@ class ProcessSupervisorTest {
             throws SpawnException {
         Map<String, String> env = ProcessLeakCheck.env();
         env.putAll(extraEnv);
-        return supervisor.spawn(new SpawnSpec(command, args, env, dir, dir.resolve("out"), dir.resolve("err")));
+        return SUPERVISORS.first().spawn(new SpawnSpec(command, args, env, dir, dir.resolve("out"), dir.resolve("err")));
     }
 
     private static ExitResult exit(SupervisedProcess p) throws Exception {
@@ -178,7 +168,7 @@ class ProcessSupervisorTest {
     @Test
     void badWorkDirFailsWithTheOsReason() {
         Path missing = dir.resolve("missing");
-        assertThatThrownBy(() -> supervisor.spawn(new SpawnSpec("true", List.of(), ProcessLeakCheck.env(), missing,
+        assertThatThrownBy(() -> SUPERVISORS.first().spawn(new SpawnSpec("true", List.of(), ProcessLeakCheck.env(), missing,
                 dir.resolve("out"), dir.resolve("err")))).isInstanceOf(SpawnException.class)
                 .hasMessage("chdir \"" + missing + "\": No such file or directory");
     }
@@ -186,7 +176,7 @@ class ProcessSupervisorTest {
     @Test
     void envWorkDirAndOutputsReachTheProcess() throws Exception {
         Path work = Files.createDirectory(dir.resolve("work"));
-        SupervisedProcess p = supervisor.spawn(new SpawnSpec("sh",
+        SupervisedProcess p = SUPERVISORS.first().spawn(new SpawnSpec("sh",
                 List.of("-c", "echo \"$FOO\" \"${HOME-unset}\"; pwd; echo oops >&2; echo \"$0 $1\"", "zero", "a b"),
                 merge(Map.of("FOO", "bar baz")), work, dir.resolve("out"), dir.resolve("err")));
         assertThat(exit(p)).isEqualTo(ExitResult.code(0));
@@ -200,7 +190,7 @@ class ProcessSupervisorTest {
     @Test
     void nonAsciiPathsAndArgsAreUtf8() throws Exception {
         Path work = Files.createDirectory(dir.resolve("répertoire ü"));
-        SupervisedProcess p = supervisor.spawn(new SpawnSpec("sh", List.of("-c", "pwd; echo \"$0\"", "ça"),
+        SupervisedProcess p = SUPERVISORS.first().spawn(new SpawnSpec("sh", List.of("-c", "pwd; echo \"$0\"", "ça"),
                 ProcessLeakCheck.env(), work, dir.resolve("sortie é"), dir.resolve("err")));
         assertThat(exit(p)).isEqualTo(ExitResult.code(0));
         assertThat(read("sortie é")).isEqualTo(work + "\nça\n");

@@ -11,11 +11,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -26,26 +25,14 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(ProcessLeakCheck.class)
 class ShimTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
-    private static ProcessSupervisor first;
-    private static ProcessSupervisor second;
+    @RegisterExtension
+    static final SupervisorFixture SUPERVISORS = SupervisorFixture.of("first", "second");
 
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void create() {
-        first = ProcessSupervisor.create("first");
-        second = ProcessSupervisor.create("second");
-    }
-
-    @AfterAll
-    static void close() {
-        first.close();
-        second.close();
-    }
-
     private SupervisedProcess sh(String script) throws SpawnException {
-        return first.spawn(new SpawnSpec("sh", List.of("-c", script), ProcessLeakCheck.env(), dir,
+        return SUPERVISORS.first().spawn(new SpawnSpec("sh", List.of("-c", script), ProcessLeakCheck.env(), dir,
                 dir.resolve("out"), dir.resolve("err"), null, status()));
     }
 
@@ -92,7 +79,7 @@ class ShimTest {
     void withAUserTheTaskRunsAsThatUserAndTheShimStaysRoot() throws Exception {
         Assumptions.assumeTrue(TaskUser.effectiveUid().orElse(-1) == 0, "dropping to another user needs root");
         TaskUser nobody = TaskUser.lookup("nobody").orElseThrow();
-        SupervisedProcess p = first.spawn(new SpawnSpec("sh", List.of("-c", "id -u; id -g; id -G;"
+        SupervisedProcess p = SUPERVISORS.first().spawn(new SpawnSpec("sh", List.of("-c", "id -u; id -g; id -G;"
                 + " grep '^Uid:' /proc/$PPID/status | cut -f2; exit 4"), ProcessLeakCheck.env(), dir,
                 dir.resolve("out"), dir.resolve("err"), null, status(), nobody));
 
@@ -117,7 +104,7 @@ class ShimTest {
         env.put("LD_PRELOAD", library.toString());
         env.put(PreloadMarker.DIR_VAR, markers.toString());
 
-        SupervisedProcess p = first.spawn(new SpawnSpec("/bin/true", List.of(), env, dir, dir.resolve("out"),
+        SupervisedProcess p = SUPERVISORS.first().spawn(new SpawnSpec("/bin/true", List.of(), env, dir, dir.resolve("out"),
                 dir.resolve("err"), null, status(), nobody));
 
         assertThat(exit(p)).isEqualTo(ExitResult.code(0));
@@ -162,7 +149,7 @@ class ShimTest {
         assertThat(task.pgid()).as("the task leads a group of its own").isEqualTo(task.pid());
         assertThat(task.sid()).as("in the shim's session").isEqualTo(p.pid());
         assertThat(ProcTable.read(p.pid()).orElseThrow().pgid()).isEqualTo(p.pid());
-        long searched = first.treeKiller().searched();
+        long searched = SUPERVISORS.first().treeKiller().searched();
 
         p.signal(15); // to the shim, which forwards it to the task's group: ignored there
         KillReport report = p.killTree().toCompletableFuture().get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
@@ -173,16 +160,16 @@ class ShimTest {
         assertThat(report.killed()).extracting(ProcTable.Proc::pid).contains(p.pid(), task.pid(), grandchild);
         assertThat(ProcTable.read(grandchild)).as("the setsid'ed grandchild").isEmpty();
         assertThat(ProcTable.read(task.pid())).isEmpty();
-        assertThat(first.treeKiller().searched()).as("no /proc search").isEqualTo(searched);
+        assertThat(SUPERVISORS.first().treeKiller().searched()).as("no /proc search").isEqualTo(searched);
     }
 
     @Test
     void theTaskStartsWithTheSameDispositionsAndMaskAsWithoutTheShim() throws Exception {
         List<String> args = List.of("-E", "^Sig(Ign|Blk)", "/proc/self/status");
         Map<String, String> env = ProcessLeakCheck.env();
-        assertThat(exit(first.spawn(new SpawnSpec("grep", args, env, dir, dir.resolve("plain"), dir.resolve("err")))))
+        assertThat(exit(SUPERVISORS.first().spawn(new SpawnSpec("grep", args, env, dir, dir.resolve("plain"), dir.resolve("err")))))
                 .isEqualTo(ExitResult.code(0));
-        assertThat(exit(first.spawn(new SpawnSpec("grep", args, env, dir, dir.resolve("out"), dir.resolve("err"),
+        assertThat(exit(SUPERVISORS.first().spawn(new SpawnSpec("grep", args, env, dir, dir.resolve("out"), dir.resolve("err"),
                 null, status())))).isEqualTo(ExitResult.code(0));
         String task = Files.readString(dir.resolve("out"));
         assertThat(task).isEqualTo(Files.readString(dir.resolve("plain"))).contains("SigBlk:\t0000000000000000");
@@ -234,7 +221,7 @@ class ShimTest {
     void anotherSupervisorReattachesSignalsAndReadsTheTrueExit() throws Exception {
         SupervisedProcess started = sh("echo ready > ready; sleep 1000 & wait $!; exit 5");
         Await.until("ready", WAIT, () -> Files.exists(dir.resolve("ready")));
-        SupervisedProcess attached = second.attach(started.pid(), started.startTime(), status());
+        SupervisedProcess attached = SUPERVISORS.second().attach(started.pid(), started.startTime(), status());
         assertThat(attached.exitNow()).isEmpty();
         // the sleep is in the group: SIGTERM ends it, and the script (waiting) exits 5 after the trap-less TERM
         attached.signal(15);
@@ -248,8 +235,8 @@ class ShimTest {
     void sigkillAfterReattachKillsTheTreeAndTheShimRecordsIt() throws Exception {
         SupervisedProcess started = sh("trap '' TERM; echo ready > ready; sleep 1000 & wait $!");
         Await.until("ready", WAIT, () -> Files.exists(dir.resolve("ready")));
-        SupervisedProcess attached = second.attach(started.pid(), started.startTime(), status());
-        long searched = second.treeKiller().searched();
+        SupervisedProcess attached = SUPERVISORS.second().attach(started.pid(), started.startTime(), status());
+        long searched = SUPERVISORS.second().treeKiller().searched();
         attached.signal(9);
         ExitResult e = exit(attached);
         assertThat(e.exitCode()).isEqualTo(137);
@@ -259,7 +246,7 @@ class ShimTest {
         assertStatus("signal 9\n");
         assertThat(exit(started).signal()).isEqualTo(9); // the parent reaps the shim
         assertThat(attached.lastKill().orElseThrow().toCompletableFuture().get().clean()).isTrue();
-        assertThat(second.treeKiller().searched()).as("no /proc search").isEqualTo(searched);
+        assertThat(SUPERVISORS.second().treeKiller().searched()).as("no /proc search").isEqualTo(searched);
     }
 
     @Test
@@ -269,7 +256,7 @@ class ShimTest {
         assertThat(exit(started)).isEqualTo(ExitResult.code(7));
         long seen = wallNanos();
         assertThat(started.endedAtNanos()).isEqualTo(-1); // seen as it happened
-        SupervisedProcess attached = second.attach(started.pid(), started.startTime(), status());
+        SupervisedProcess attached = SUPERVISORS.second().attach(started.pid(), started.startTime(), status());
         assertThat(attached.exitNow()).contains(ExitResult.code(7));
         // issue 12, finding 17: when it ended, as the shim recorded it, not when the second supervisor looked
         assertThat(attached.endedAtNanos()).isBetween(before, seen);
@@ -280,7 +267,7 @@ class ShimTest {
         SupervisedProcess started = sh("exit 4");
         exit(started);
         Files.writeString(status(), "exit 4\n");
-        SupervisedProcess attached = second.attach(started.pid(), started.startTime(), status());
+        SupervisedProcess attached = SUPERVISORS.second().attach(started.pid(), started.startTime(), status());
         assertThat(attached.exitNow()).contains(ExitResult.code(4));
         assertThat(attached.endedAtNanos()).isEqualTo(-1); // the engine then takes the time it found out
     }
@@ -297,7 +284,7 @@ class ShimTest {
         // and a link planted after the end is not read: its target's text never reaches a message
         Files.delete(status());
         Files.createSymbolicLink(status(), secret);
-        assertThatThrownBy(() -> second.attach(started.pid(), started.startTime(), status()))
+        assertThatThrownBy(() -> SUPERVISORS.second().attach(started.pid(), started.startTime(), status()))
                 .isInstanceOf(ProcessGoneException.class).hasMessageContaining("unreadable exit status")
                 .hasMessageNotContaining("root only");
     }
@@ -306,7 +293,7 @@ class ShimTest {
     void aRecycledPidIsNotAttachedAndWithoutAStatusFileTheEndIsUnknown() throws Exception {
         SupervisedProcess live = sh("echo ready > ready; exec sleep 1000");
         Await.until("ready", WAIT, () -> Files.exists(dir.resolve("ready")));
-        assertThatThrownBy(() -> second.attach(live.pid(), live.startTime() + 1, status()))
+        assertThatThrownBy(() -> SUPERVISORS.second().attach(live.pid(), live.startTime() + 1, status()))
                 .isInstanceOf(ProcessGoneException.class)
                 .hasMessage("pid " + live.pid() + " now belongs to another process (start time " + live.startTime()
                         + ", recorded " + (live.startTime() + 1) + ") and recorded no exit status (" + status()
@@ -321,11 +308,11 @@ class ShimTest {
         SupervisedProcess started = sh("exit 3");
         exit(started);
         Files.delete(status());
-        assertThatThrownBy(() -> second.attach(started.pid(), started.startTime(), status()))
+        assertThatThrownBy(() -> SUPERVISORS.second().attach(started.pid(), started.startTime(), status()))
                 .isInstanceOf(ProcessGoneException.class)
                 .hasMessageEndingWith("and recorded no exit status (" + status() + " is missing)");
         Files.writeString(status(), "garbage");
-        assertThatThrownBy(() -> second.attach(started.pid(), started.startTime(), status()))
+        assertThatThrownBy(() -> SUPERVISORS.second().attach(started.pid(), started.startTime(), status()))
                 .isInstanceOf(ProcessGoneException.class).hasMessageContaining("unreadable exit status");
     }
 

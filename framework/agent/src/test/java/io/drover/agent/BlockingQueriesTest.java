@@ -5,34 +5,15 @@ import static io.drover.agent.MockJobs.task;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Nomad's blocking queries and indexes against a real agent (issue 15). */
-class BlockingQueriesTest {
-    @TempDir
-    Path tmp;
-    TestAgent api;
-
-    @BeforeEach
-    void start() throws Exception {
-        api = TestAgent.start(tmp);
-    }
-
-    @AfterEach
-    void stop() {
-        if (api != null) {
-            api.close();
-        }
-    }
+class BlockingQueriesTest extends RunningAgentTest {
 
     private long index(String path) throws Exception {
         HttpResponse<String> r = api.client.send(api.request(path).GET().build(), HttpResponse.BodyHandlers.ofString());

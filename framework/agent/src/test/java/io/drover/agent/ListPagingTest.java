@@ -8,23 +8,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** {@code per_page}, {@code next_token} and {@code filter} on {@code /v1/jobs} and {@code /v1/allocations}. */
-class ListPagingTest {
-    @TempDir
-    Path tmp;
-    TestAgent api;
-
+class ListPagingTest extends RunningAgentTest {
     @BeforeEach
-    void start() throws Exception {
-        api = TestAgent.start(tmp);
+    void registerJobs() throws Exception {
         for (var job : List.of(batch("alpha", 5, task("web", "run_for", "1ms")),
                 batch("beta", 3, task("web", "run_for", "1h")), batch("gamma", 2, task("web", "run_for", "1ms")))) {
             api.agent.jobs().register(job).placed().forEach(a -> { });
@@ -33,11 +25,6 @@ class ListPagingTest {
                 .filter(a -> !a.jobId().equals("beta")).allMatch(a -> a.terminal())
                 && api.agent.engine().allocations().stream().filter(a -> a.jobId().equals("beta"))
                         .allMatch(a -> a.clientStatus().wireName().equals("running")));
-    }
-
-    @AfterEach
-    void stop() {
-        api.close();
     }
 
     static String q(String s) {

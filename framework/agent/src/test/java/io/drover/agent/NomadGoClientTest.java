@@ -11,10 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Nomad's own Go {@code api} client (github.com/hashicorp/nomad/api, from the Go module proxy) against a real
@@ -25,24 +22,11 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code go} toolchain (Go 1.26, on the project's machines); a missing one fails the test with that line.
  * Proves no process is left behind: every process {@code go test} starts carries this test's marker variable.
  */
-class NomadGoClientTest {
+class NomadGoClientTest extends RunningAgentTest {
     static final Path MODULE = Path.of("src/test/go/nomadapi");
     static final long GO_TIMEOUT_MINUTES = 8;
 
-    @TempDir
-    Path tmp;
-    TestAgent api;
     final String marker = UUID.randomUUID().toString();
-
-    @BeforeEach
-    void start() throws Exception {
-        api = TestAgent.start(tmp);
-    }
-
-    @AfterEach
-    void stop() {
-        api.close();
-    }
 
     @Test
     void nomadsGoApiClientRegistersFollowsReadsLogsAndStopsJobs() throws Exception {

@@ -18,6 +18,8 @@ abstract class RunningAgentTest {
 
     @AfterEach
     void stop() {
-        api.close();
+        if (api != null) { // a test may close it and start another (a restarted agent)
+            api.close();
+        }
     }
 }

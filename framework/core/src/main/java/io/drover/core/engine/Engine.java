@@ -2,44 +2,30 @@ package io.drover.core.engine;
 
 import io.drover.core.driver.DriverCatalog;
 import io.drover.core.spec.Job;
-import io.drover.core.spec.TaskGroup;
 import io.drover.core.state.AllocationState;
 import io.drover.core.store.StateStore;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Runs allocations of jobs on this machine. Thread-safe: any thread may call it; each allocation's state is
  * owned by its own serial executor on the shared bounded pool (see CONCURRENCY.md), so the engine holds
- * thousands of tasks with a fixed number of threads.
+ * thousands of tasks with a fixed number of threads. A facade over its parts: {@link Placement} (placing
+ * allocations), {@link EngineRestore} (resuming the store's allocations at start), {@link AllocTable} (the
+ * allocations by id), {@link AllocControl} (stop, signal, destroy of one allocation) and {@link EngineListeners}.
  */
 public final class Engine implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
-
     private final EngineConfig config;
-    private final DriverCatalog drivers;
     private final EngineRuntime runtime;
-    private final Map<String, AllocRunner> allocs = new ConcurrentHashMap<>();
-    private final List<AllocationListener> listeners = new CopyOnWriteArrayList<>();
-    private final Supplier<String> ids;
-    private final StateStore store;
-    private final PortAllocator ports;
-    private volatile boolean closed;
-    private volatile java.util.function.IntConsumer beforePlacement = n -> {};
-    /** Tasks of allocations placed or resumed and not terminal yet ({@link #liveTasks}). */
-    private final java.util.concurrent.atomic.AtomicLong liveTasks = new java.util.concurrent.atomic.AtomicLong();
+    private final AllocTable table = new AllocTable();
+    private final EngineListeners listeners = new EngineListeners();
+    private final Placement placement;
+    private final AllocControl control;
+    /** Null when state is kept in memory only. */
+    private final EngineRestore restore;
 
     /** An engine that keeps state in memory only ({@code drover run}). */
     public Engine(EngineConfig config, DriverCatalog drivers, EngineRuntime runtime) {
@@ -62,11 +48,10 @@ public final class Engine implements AutoCloseable {
         this.config = c.variables() != null ? c
                 : c.withVariables(io.drover.core.vars.VariableStore.memory(new java.util.concurrent.atomic.AtomicLong()::incrementAndGet));
         listeners.add(this.config.services()); // first: a snapshot's services are registered before it is announced
-        this.drivers = drivers;
         this.runtime = runtime;
-        this.store = store;
-        this.ids = ids;
-        this.ports = new PortAllocator(config.dynamicPorts());
+        this.placement = new Placement(this.config, drivers, runtime, store, ids, table, listeners::publish);
+        this.control = new AllocControl(table, store);
+        this.restore = store == null ? null : new EngineRestore(this.config, drivers, store, placement);
     }
 
     /**
@@ -76,65 +61,7 @@ public final class Engine implements AutoCloseable {
      * @return how many allocations were resumed
      */
     public int restore() {
-        if (store == null) {
-            return 0;
-        }
-        List<AllocationState> stored = store.load();
-        Set<String> unrecorded = killUnrecordedRuns(stored);
-        for (AllocationState s : stored) {
-            TaskGroup group = s.job().group(s.taskGroup()).orElseThrow(() -> new IllegalStateException(
-                    "stored allocation " + s.id() + " names group " + s.taskGroup() + " missing from its job"));
-            AllocRunner runner = new AllocRunner(s.id(), s.job(), group, s.index(), config, drivers, runtime, store,
-                    this::publish, s.createTime());
-            allocs.put(s.id(), runner);
-            if (s.allocatedResources() != null) {
-                runner.network(new PortAllocator.Assignment(s.allocatedResources(), null));
-                if (!s.terminal()) {
-                    ports.reserve(s.id(), s.allocatedResources());
-                    runner.terminal().whenComplete((done, e) -> ports.release(s.id()));
-                }
-            }
-            if (!s.terminal()) {
-                countLive(runner, group);
-            }
-            runner.resume(s, store.handles(s.id()), unrecorded);
-        }
-        return stored.size();
-    }
-
-    /**
-     * Before anything is re-attached or started: each driver kills what an earlier agent started for a run whose
-     * handle it never recorded (killed between a driver's start and the durable record of the handle), so such a
-     * run neither leaks nor runs unreported (docs/process-supervision.md, "Runs without a recorded handle").
-     *
-     * @return the run ids killed
-     */
-    private Set<String> killUnrecordedRuns(List<AllocationState> stored) {
-        Set<String> keep = new HashSet<>();
-        for (AllocationState s : stored) {
-            store.handles(s.id()).values().forEach(h -> {
-                if (!h.isEmpty()) {
-                    keep.add(Handles.fromMap(h).taskId());
-                }
-            });
-        }
-        Set<String> killed = new HashSet<>();
-        java.nio.file.Path allocRoot = config.dataDir().resolve("alloc");
-        for (String name : drivers.names()) {
-            drivers.driver(name).ifPresent(d -> {
-                try {
-                    killed.addAll(d.killUnrecordedRuns(allocRoot, keep));
-                } catch (RuntimeException | LinkageError e) {
-                    LOG.warn("driver {} failed to kill the runs an earlier agent left unrecorded: {}", name,
-                            e.toString());
-                }
-            });
-        }
-        for (String run : killed) {
-            LOG.warn("run {} was started by an earlier agent that died before recording it: its processes were "
-                    + "killed", run);
-        }
-        return killed;
+        return restore == null ? 0 : restore.restore();
     }
 
     /**
@@ -143,30 +70,7 @@ public final class Engine implements AutoCloseable {
      * @return the new allocations' first snapshots, in group then index order
      */
     public List<AllocationState> submit(Job job) {
-        if (closed) {
-            throw new IllegalStateException("engine is shut down");
-        }
-        int incoming = job.groups().stream().mapToInt(TaskGroup::count).sum();
-        beforePlacement.accept(incoming);
-        List<AllocRunner> created = new ArrayList<>();
-        for (TaskGroup group : job.groups()) {
-            for (int i = 0; i < group.count(); i++) {
-                AllocRunner runner = new AllocRunner(ids.get(), job, group, i, config, drivers, runtime, store,
-                        this::publish, -1);
-                String id = runner.id();
-                runner.network(ports.allocate(id, group.runtime().network()));
-                runner.terminal().whenComplete((done, e) -> ports.release(id));
-                allocs.put(runner.id(), runner);
-                countLive(runner, group);
-                created.add(runner);
-            }
-        }
-        created.forEach(AllocRunner::start);
-        if (LOG.isInfoEnabled()) {
-            LOG.info("job {}: placed {} allocation(s): {}", job.id(), created.size(),
-                    created.stream().map(AllocRunner::id).toList());
-        }
-        return created.stream().map(AllocRunner::snapshot).toList();
+        return placement.submit(job);
     }
 
     /**
@@ -180,22 +84,7 @@ public final class Engine implements AutoCloseable {
      * @throws IllegalStateException when the engine is shut down
      */
     public AllocationState replace(AllocationState failed, java.util.function.Consumer<String> beforeStart) {
-        if (closed) {
-            throw new IllegalStateException("engine is shut down");
-        }
-        beforePlacement.accept(1);
-        TaskGroup group = failed.group();
-        AllocRunner runner = new AllocRunner(ids.get(), failed.job(), group, failed.index(), config, drivers,
-                runtime, store, this::publish, -1);
-        String id = runner.id();
-        runner.network(ports.allocate(id, group.runtime().network()));
-        runner.terminal().whenComplete((done, e) -> ports.release(id));
-        allocs.put(id, runner);
-        countLive(runner, group);
-        beforeStart.accept(id);
-        runner.start();
-        LOG.info("job {}: placed allocation {} to replace failed allocation {}", failed.jobId(), id, failed.id());
-        return runner.snapshot();
+        return placement.replace(failed, beforeStart);
     }
 
     /** The engine's clock and timers (the agent's rescheduler arms its delays there). */
@@ -203,19 +92,12 @@ public final class Engine implements AutoCloseable {
         return runtime.timers();
     }
 
-    /** Counts the allocation's tasks as live until it is terminal. */
-    private void countLive(AllocRunner runner, TaskGroup group) {
-        int n = group.tasks().size();
-        liveTasks.addAndGet(n);
-        runner.terminal().whenComplete((s, e) -> liveTasks.addAndGet(-n));
-    }
-
     /**
      * Tasks of the allocations that are not terminal yet (placed, or resumed at start-up): what the client's
      * {@code max_tasks} bounds. Thread-safe, lock-free; a snapshot that may be stale by the time it is read.
      */
     public long liveTasks() {
-        return liveTasks.get();
+        return table.liveTasks();
     }
 
     /**
@@ -224,7 +106,7 @@ public final class Engine implements AutoCloseable {
      * {@link #recordedAllocations} lists only those.
      */
     public Optional<AllocationState> allocation(String id) {
-        return Optional.ofNullable(allocs.get(id)).map(AllocRunner::snapshot);
+        return table.allocation(id);
     }
 
     /**
@@ -232,8 +114,7 @@ public final class Engine implements AutoCloseable {
      * to a client survives a {@code kill -9} of the agent. Unknown ids count as recorded.
      */
     public CompletableFuture<Void> recorded(List<String> allocIds) {
-        return CompletableFuture.allOf(allocIds.stream().map(allocs::get).filter(java.util.Objects::nonNull)
-                .map(AllocRunner::recorded).toArray(CompletableFuture[]::new));
+        return table.recorded(allocIds);
     }
 
     /**
@@ -241,15 +122,12 @@ public final class Engine implements AutoCloseable {
      * show only these (a new allocation is known by id at once, listed once recorded). False for an unknown id.
      */
     public boolean isRecorded(String allocId) {
-        AllocRunner runner = allocs.get(allocId);
-        return runner != null && runner.recorded().isDone();
+        return table.isRecorded(allocId);
     }
 
     /** Every allocation whose placement is on disk ({@link #isRecorded}), oldest first. */
     public List<AllocationState> recordedAllocations() {
-        return allocs.values().stream().filter(r -> r.recorded().isDone()).map(AllocRunner::snapshot)
-                .sorted(Comparator.comparingLong(AllocationState::createTime).thenComparing(AllocationState::id))
-                .toList();
+        return table.recordedAllocations();
     }
 
     /**
@@ -258,27 +136,17 @@ public final class Engine implements AutoCloseable {
      * selects from itself; sorting every record first cost it most of its time, issue 18). Any thread.
      */
     public List<AllocationState> snapshots() {
-        List<AllocationState> out = new java.util.ArrayList<>(allocs.size());
-        for (AllocRunner r : allocs.values()) {
-            out.add(r.snapshot());
-        }
-        return out;
+        return table.snapshots();
     }
 
     /** Every allocation, oldest first, including new ones not yet on disk. */
     public List<AllocationState> allocations() {
-        return allocs.values().stream().map(AllocRunner::snapshot)
-                .sorted(Comparator.comparingLong(AllocationState::createTime).thenComparing(AllocationState::id))
-                .toList();
+        return table.allocations();
     }
 
     /** Completes with the allocation's snapshot once it is terminal (complete or failed). */
     public CompletableFuture<AllocationState> terminal(String allocId) {
-        AllocRunner runner = allocs.get(allocId);
-        if (runner == null) {
-            return CompletableFuture.failedFuture(new IllegalArgumentException("no allocation " + allocId));
-        }
-        return runner.terminal();
+        return table.terminal(allocId);
     }
 
     /** Listeners are called on engine threads after every change, in order per allocation; must not block. */
@@ -292,10 +160,7 @@ public final class Engine implements AutoCloseable {
      * to completion. Idempotent.
      */
     public void stop(String allocId) {
-        AllocRunner runner = allocs.get(allocId);
-        if (runner != null) {
-            runner.stop();
-        }
+        control.stop(allocId);
     }
 
     /**
@@ -306,10 +171,7 @@ public final class Engine implements AutoCloseable {
      * @param reason shown in each Killing event
      */
     public void killNow(String allocId, String reason) {
-        AllocRunner runner = allocs.get(allocId);
-        if (runner != null) {
-            runner.killNow(reason);
-        }
+        control.killNow(allocId, reason);
     }
 
     /**
@@ -318,7 +180,7 @@ public final class Engine implements AutoCloseable {
      * for destroys.
      */
     public void beforePlacement(java.util.function.IntConsumer hook) {
-        this.beforePlacement = hook;
+        placement.beforePlacement(hook);
     }
 
     /** The kill policy destroys and stops follow (contract §3). */
@@ -332,11 +194,7 @@ public final class Engine implements AutoCloseable {
      * directory goes. Thread-safe, never blocks; completes on an engine thread.
      */
     public CompletableFuture<DestroyOutcome> destroy(String allocId, io.drover.core.gc.GcReason reason) {
-        AllocRunner runner = allocs.get(allocId);
-        if (runner == null) {
-            return CompletableFuture.completedFuture(DestroyOutcome.UNKNOWN);
-        }
-        return runner.destroy(reason);
+        return control.destroy(allocId, reason);
     }
 
     /**
@@ -346,19 +204,7 @@ public final class Engine implements AutoCloseable {
      * @return whether it was purged
      */
     public boolean purge(String allocId) {
-        AllocRunner runner = allocs.get(allocId);
-        if (runner == null || runner.snapshot().destroyedAt() < 0) {
-            return false;
-        }
-        allocs.remove(allocId);
-        if (store != null) {
-            try {
-                store.delete(allocId, null);
-            } catch (IllegalStateException e) {
-                LOG.error("allocation {}: purge not recorded, the state store failed: {}", allocId, e.getMessage());
-            }
-        }
-        return true;
+        return control.purge(allocId);
     }
 
     /** The registry of the {@code provider = "nomad"} services of running tasks. */
@@ -373,23 +219,7 @@ public final class Engine implements AutoCloseable {
 
     /** Sends a signal to a task of an allocation (every running task when {@code task} is null). */
     public void signal(String allocId, String task, String signal) {
-        AllocRunner runner = allocs.get(allocId);
-        if (runner != null) {
-            runner.signal(task, signal);
-        }
-    }
-
-    private void publish(AllocationState state) {
-        if (closed) {
-            return;
-        }
-        for (AllocationListener l : listeners) {
-            try {
-                l.onUpdate(state);
-            } catch (RuntimeException e) {
-                LOG.warn("allocation listener failed", e);
-            }
-        }
+        control.signal(allocId, task, signal);
     }
 
     /**
@@ -398,6 +228,7 @@ public final class Engine implements AutoCloseable {
      */
     @Override
     public void close() {
-        closed = true;
+        placement.close();
+        listeners.close();
     }
 }

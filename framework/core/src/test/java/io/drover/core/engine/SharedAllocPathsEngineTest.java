@@ -113,10 +113,12 @@ class SharedAllocPathsEngineTest {
         }
     }
 
-    @Test
-    void aTemplateSourceThatEscapesAtRunTimeFailsTheTaskInOneLine() throws Exception {
-        Files.writeString(dataDir.resolve("secret.tpl"), "outside");
-        String hcl = """
+    /**
+     * A batch job of one raw_exec task {@code t} (no restart, {@code command = "true"}) with these prestart blocks,
+     * which are to fail it before it starts.
+     */
+    private static String escapingJob(String blocks) {
+        return """
                 job "esc" {
                   type = "batch"
                   group "g" {
@@ -125,10 +127,7 @@ class SharedAllocPathsEngineTest {
                     }
                     task "t" {
                       driver = "raw_exec"
-                      template {
-                        source      = "${NOMAD_ALLOC_DIR}/../../../secret.tpl"
-                        destination = "local/x"
-                      }
+                %s
                       env {
                         %s
                       }
@@ -138,31 +137,39 @@ class SharedAllocPathsEngineTest {
                     }
                   }
                 }
-                """.formatted(RawExecJobs.markerEnv());
+                """.formatted(blocks.stripTrailing(), RawExecJobs.markerEnv());
+    }
+
+    /** Runs the job: it fails with one event of this type and message, and its task never starts. */
+    private AllocationState failsBeforeStart(String hcl, TaskEventType type, String message) throws Exception {
         try (RawExecJobs jobs = new RawExecJobs(dataDir)) {
             AllocationState done = jobs.run(hcl);
             assertThat(done.clientStatus()).isEqualTo(ClientStatus.FAILED);
             assertThat(done.taskStates().get("t").events()).anySatisfy(e -> {
-                assertThat(e.type()).isEqualTo(TaskEventType.SETUP_FAILURE);
-                assertThat(e.displayMessage()).isEqualTo("failed to render template: template source path "
-                        + "\"${NOMAD_ALLOC_DIR}/../../../secret.tpl\" escapes alloc directory (it must lie in the "
-                        + "task directory or the shared alloc/ directory)");
+                assertThat(e.type()).isEqualTo(type);
+                assertThat(e.displayMessage()).isEqualTo(message);
             }).noneSatisfy(e -> assertThat(e.type()).isEqualTo(TaskEventType.STARTED));
-            assertThat(Files.exists(AllocDirs.of(dataDir, done.id()).task("t").resolve("local/x"))).isFalse();
+            return done;
         }
     }
 
     @Test
+    void aTemplateSourceThatEscapesAtRunTimeFailsTheTaskInOneLine() throws Exception {
+        Files.writeString(dataDir.resolve("secret.tpl"), "outside");
+        AllocationState done = failsBeforeStart(escapingJob("""
+                      template {
+                        source      = "${NOMAD_ALLOC_DIR}/../../../secret.tpl"
+                        destination = "local/x"
+                      }
+                """), TaskEventType.SETUP_FAILURE, "failed to render template: template source path "
+                        + "\"${NOMAD_ALLOC_DIR}/../../../secret.tpl\" escapes alloc directory (it must lie in the "
+                        + "task directory or the shared alloc/ directory)");
+        assertThat(Files.exists(AllocDirs.of(dataDir, done.id()).task("t").resolve("local/x"))).isFalse();
+    }
+
+    @Test
     void anArtifactDestinationThatEscapesAtRunTimeIsAFailedDownloadInOneLine() throws Exception {
-        String hcl = """
-                job "esc" {
-                  type = "batch"
-                  group "g" {
-                    restart {
-                      attempts = 0
-                    }
-                    task "t" {
-                      driver = "raw_exec"
+        failsBeforeStart(escapingJob("""
                       meta {
                         d = "../../y"
                       }
@@ -171,25 +178,9 @@ class SharedAllocPathsEngineTest {
                         destination = "${NOMAD_META_d}"
                         mode        = "file"
                       }
-                      env {
-                        %s
-                      }
-                      config {
-                        command = "true"
-                      }
-                    }
-                  }
-                }
-                """.formatted(server.getAddress().getPort(), RawExecJobs.markerEnv());
-        try (RawExecJobs jobs = new RawExecJobs(dataDir)) {
-            AllocationState done = jobs.run(hcl);
-            assertThat(done.clientStatus()).isEqualTo(ClientStatus.FAILED);
-            assertThat(done.taskStates().get("t").events()).anySatisfy(e -> {
-                assertThat(e.type()).isEqualTo(TaskEventType.ARTIFACT_DOWNLOAD_FAILED);
-                assertThat(e.displayMessage()).isEqualTo("artifact destination path \"${NOMAD_META_d}\" escapes "
-                        + "alloc directory (it must lie in the task directory or the shared alloc/ directory)");
-            }).noneSatisfy(e -> assertThat(e.type()).isEqualTo(TaskEventType.STARTED));
-            assertThat(dataDir.resolve("alloc/y")).doesNotExist();
-        }
+                """.formatted(server.getAddress().getPort())), TaskEventType.ARTIFACT_DOWNLOAD_FAILED,
+                "artifact destination path \"${NOMAD_META_d}\" escapes alloc directory (it must lie in the task "
+                        + "directory or the shared alloc/ directory)");
+        assertThat(dataDir.resolve("alloc/y")).doesNotExist();
     }
 }

@@ -16,10 +16,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -32,30 +31,19 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(ProcessLeakCheck.class)
 class ExecDriverExecTest {
     private static final Duration WAIT = Duration.ofSeconds(20);
-    private static ExecDriver driver;
+    @RegisterExtension
+    static final ExecDriverFixture EXEC = new ExecDriverFixture();
 
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void init() throws Exception {
-        driver = HealthyExecDriver.startOrSkip();
-    }
-
-    @AfterAll
-    static void close() {
-        if (driver != null) {
-            driver.close();
-        }
-    }
-
     private String start(TaskConfig task) throws Exception {
         Files.createDirectories(task.allocDir().resolve("data"));
-        return driver.start(task).toCompletableFuture().get(WAIT.toMillis(), TimeUnit.MILLISECONDS).taskId();
+        return EXEC.driver().start(task).toCompletableFuture().get(WAIT.toMillis(), TimeUnit.MILLISECONDS).taskId();
     }
 
     private static ExitResult exec(String id, String script, Duration timeout) throws Exception {
-        return driver.exec(id, List.of("/bin/sh", "-c", script), timeout).toCompletableFuture()
+        return EXEC.driver().exec(id, List.of("/bin/sh", "-c", script), timeout).toCompletableFuture()
                 .get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
     }
 
@@ -72,7 +60,7 @@ class ExecDriverExecTest {
                     .isEqualTo("65534\n/local\nhi\nalloc\n");
             assertThat(exec(id, "exit 7", Duration.ofSeconds(10))).isEqualTo(ExitResult.code(7));
         } finally {
-            driver.destroy(id);
+            EXEC.driver().destroy(id);
         }
     }
 
@@ -91,7 +79,7 @@ class ExecDriverExecTest {
             Await.until("the script's child to be gone", WAIT,
                     () -> ProcessHandle.of(child).map(p -> !p.isAlive()).orElse(true));
         } finally {
-            driver.destroy(id);
+            EXEC.driver().destroy(id);
         }
     }
 
@@ -100,11 +88,11 @@ class ExecDriverExecTest {
         TaskConfig task = TestTasks.task(dir, "exec/3", Map.of("command", "/bin/true"), Map.of());
         String id = start(task);
         try {
-            driver.awaitExit(id).toCompletableFuture().get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            EXEC.driver().awaitExit(id).toCompletableFuture().get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
             assertThatThrownBy(() -> exec(id, "true", Duration.ofSeconds(1))).cause()
                     .isInstanceOf(DriverException.class).hasMessage("task is not running");
         } finally {
-            driver.destroy(id);
+            EXEC.driver().destroy(id);
         }
     }
 }

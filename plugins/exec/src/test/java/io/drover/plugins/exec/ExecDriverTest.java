@@ -25,11 +25,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -42,22 +41,11 @@ import org.junit.jupiter.api.io.TempDir;
 class ExecDriverTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
     private static final AtomicInteger IDS = new AtomicInteger();
-    private static ExecDriver driver;
+    @RegisterExtension
+    static final ExecDriverFixture EXEC = new ExecDriverFixture();
 
     @TempDir
     Path dir;
-
-    @BeforeAll
-    static void init() throws Exception {
-        driver = HealthyExecDriver.startOrSkip();
-    }
-
-    @AfterAll
-    static void close() {
-        if (driver != null) {
-            driver.close();
-        }
-    }
 
     @AfterEach
     void noMountIsLeft() {
@@ -83,11 +71,11 @@ class ExecDriverTest {
     }
 
     private String start(TaskConfig task) throws Exception {
-        return driver.start(task).toCompletableFuture().get(WAIT.toMillis(), TimeUnit.MILLISECONDS).taskId();
+        return EXEC.driver().start(task).toCompletableFuture().get(WAIT.toMillis(), TimeUnit.MILLISECONDS).taskId();
     }
 
     private ExitResult exit(String id) throws Exception {
-        return driver.awaitExit(id).toCompletableFuture().get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        return EXEC.driver().awaitExit(id).toCompletableFuture().get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     private ExitResult run(TaskConfig task) throws Exception {
@@ -95,7 +83,7 @@ class ExecDriverTest {
         try {
             return exit(id);
         } finally {
-            driver.destroy(id);
+            EXEC.driver().destroy(id);
         }
     }
 
@@ -257,7 +245,7 @@ class ExecDriverTest {
     @Test
     void aCommandMissingFromTheChrootFailsTheStart() throws Exception {
         TaskConfig task = task(Map.of("command", "drover-no-such-command"), Map.of());
-        assertThatThrownBy(() -> driver.start(task).toCompletableFuture().get(WAIT.toMillis(), TimeUnit.MILLISECONDS))
+        assertThatThrownBy(() -> EXEC.driver().start(task).toCompletableFuture().get(WAIT.toMillis(), TimeUnit.MILLISECONDS))
                 .isInstanceOf(ExecutionException.class)
                 .cause().isInstanceOf(DriverException.class)
                 .hasMessage("exec: \"drover-no-such-command\": No such file or directory in the task's chroot");
@@ -265,7 +253,7 @@ class ExecDriverTest {
         Path hostScript = Files.writeString(dir.resolve("host.sh"), "#!/bin/sh\necho host\n");
         assertThat(hostScript.toFile().setExecutable(true)).isTrue();
         TaskConfig onHost = task(Map.of("command", hostScript.toString()), Map.of());
-        assertThatThrownBy(() -> driver.start(onHost).toCompletableFuture().get(WAIT.toMillis(), TimeUnit.MILLISECONDS))
+        assertThatThrownBy(() -> EXEC.driver().start(onHost).toCompletableFuture().get(WAIT.toMillis(), TimeUnit.MILLISECONDS))
                 .cause().hasMessage("exec: \"" + hostScript + "\": No such file or directory in the task's chroot");
     }
 
@@ -275,10 +263,10 @@ class ExecDriverTest {
                 + " while :; do sleep 1000 & wait $!; done");
         String id = start(task);
         Await.until("ready", WAIT, () -> Files.exists(task.taskDir().resolve("local/ready")));
-        driver.signal(id, "SIGTERM");
+        EXEC.driver().signal(id, "SIGTERM");
         assertThat(exit(id)).isEqualTo(ExitResult.code(3));
         assertThat(Files.readString(task.taskDir().resolve("local/got"))).isEqualTo("TERM\n");
-        driver.destroy(id);
+        EXEC.driver().destroy(id);
     }
 
     @Test
@@ -292,9 +280,9 @@ class ExecDriverTest {
         String parent = ProcTable.read(sleep.ppid()).map(ProcTable.Proc::comm).orElse("?");
         assertThat(parent).as("the task's parent is the shim, no wrapper process")
                 .isNotIn("unshare", "sh", "chroot", "?");
-        driver.signal(id, "SIGINT");
+        EXEC.driver().signal(id, "SIGINT");
         assertThat(exit(id)).isEqualTo(ExitResult.signalled(2));
-        driver.destroy(id);
+        EXEC.driver().destroy(id);
     }
 
     private static java.util.Optional<ProcTable.Proc> sleepUnder(Path taskDir) {
@@ -310,14 +298,14 @@ class ExecDriverTest {
         TaskConfig task = sh("trap '' TERM; : > /local/ready; while :; do sleep 1000 & wait $!; done");
         String id = start(task);
         Await.until("ready", WAIT, () -> Files.exists(task.taskDir().resolve("local/ready")));
-        driver.signal(id, "SIGTERM");
-        CompletableFuture<ExitResult> exit = driver.awaitExit(id).toCompletableFuture();
+        EXEC.driver().signal(id, "SIGTERM");
+        CompletableFuture<ExitResult> exit = EXEC.driver().awaitExit(id).toCompletableFuture();
         assertThatThrownBy(() -> exit.get(300, TimeUnit.MILLISECONDS)).isInstanceOf(TimeoutException.class);
-        driver.signal(id, "SIGKILL");
+        EXEC.driver().signal(id, "SIGKILL");
         assertThat(exit(id)).isEqualTo(ExitResult.signalled(9));
-        assertThat(driver.lastKill(id).orElseThrow().toCompletableFuture().get(WAIT.toSeconds(), TimeUnit.SECONDS)
+        assertThat(EXEC.driver().lastKill(id).orElseThrow().toCompletableFuture().get(WAIT.toSeconds(), TimeUnit.SECONDS)
                 .clean()).isTrue();
-        driver.destroy(id);
+        EXEC.driver().destroy(id);
     }
 
     @Test
@@ -335,9 +323,9 @@ class ExecDriverTest {
         try (Stream<Path> usr = Files.list(task.taskDir().resolve("usr"))) {
             assertThat(usr).isEmpty();
         }
-        driver.signal(id, "SIGKILL");
+        EXEC.driver().signal(id, "SIGKILL");
         assertThat(exit(id)).isEqualTo(ExitResult.signalled(9));
-        driver.destroy(id);
+        EXEC.driver().destroy(id);
         Await.until("the namespace has ended", WAIT, () -> namespacesWithMountsUnder(taskDir).isEmpty());
 
         long usrBin = count(Path.of("/usr/bin"));

@@ -17,10 +17,9 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -34,22 +33,11 @@ import org.junit.jupiter.api.io.TempDir;
 class ExecTaskEnvTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
     private static final AtomicInteger IDS = new AtomicInteger();
-    private static ExecDriver driver;
+    @RegisterExtension
+    static final ExecDriverFixture EXEC = new ExecDriverFixture();
 
     @TempDir
     Path dir;
-
-    @BeforeAll
-    static void init() throws Exception {
-        driver = HealthyExecDriver.startOrSkip();
-    }
-
-    @AfterAll
-    static void close() {
-        if (driver != null) {
-            driver.close();
-        }
-    }
 
     private TaskConfig sh(String script, Map<String, String> env) throws Exception {
         return sh("exec-env/" + IDS.incrementAndGet(), script, env);
@@ -63,11 +51,11 @@ class ExecTaskEnvTest {
     }
 
     private static ExitResult run(TaskConfig task) throws Exception {
-        String id = driver.start(task).toCompletableFuture().get(WAIT.toMillis(), TimeUnit.MILLISECONDS).taskId();
+        String id = EXEC.driver().start(task).toCompletableFuture().get(WAIT.toMillis(), TimeUnit.MILLISECONDS).taskId();
         try {
-            return driver.awaitExit(id).toCompletableFuture().get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            return EXEC.driver().awaitExit(id).toCompletableFuture().get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
         } finally {
-            driver.destroy(id);
+            EXEC.driver().destroy(id);
         }
     }
 
@@ -116,7 +104,7 @@ class ExecTaskEnvTest {
     void anEnvironmentNameAShellCannotExportFailsTheStartNamingIt() throws Exception {
         TaskConfig task = sh("true", Map.of("a.b", "1", "9x", "2", "FOO", "bar"));
 
-        assertThat(driver.start(task).toCompletableFuture()).failsWithin(WAIT)
+        assertThat(EXEC.driver().start(task).toCompletableFuture()).failsWithin(WAIT)
                 .withThrowableOfType(ExecutionException.class).havingCause().isInstanceOf(DriverException.class)
                 .withMessage("exec: env 9x, a.b: not a valid environment variable name for exec (letters, digits"
                         + " and _, not starting with a digit)");

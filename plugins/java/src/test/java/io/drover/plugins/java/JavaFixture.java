@@ -41,4 +41,28 @@ final class JavaFixture {
         return Map.of("class", "io.drover.plugins.java.fixtures." + fixture, "class_path", List.of(TEST_CLASSES),
                 "jvm_options", FAST_JVM, "args", new ArrayList<>(List.of(args)));
     }
+
+    /**
+     * Starts the task, waits for its exit (20 s at most each), which must be 0 (a failure shows the task's
+     * stderr), then destroys it. On the test's thread; blocks.
+     */
+    static void runToSuccess(JavaDriver d, io.drover.driver.api.TaskConfig task) throws Exception {
+        d.start(task).toCompletableFuture().get(20, java.util.concurrent.TimeUnit.SECONDS);
+        try {
+            org.assertj.core.api.Assertions.assertThat(
+                    d.awaitExit(task.taskId()).toCompletableFuture().get(20, java.util.concurrent.TimeUnit.SECONDS))
+                    .as(() -> textForMessage(task.stderrPath())).isEqualTo(io.drover.driver.api.ExitResult.code(0));
+        } finally {
+            d.destroy(task.taskId());
+        }
+    }
+
+    /** A file's text for a failure message: "" when it does not exist, the error's text when it cannot be read. */
+    static String textForMessage(Path p) {
+        try {
+            return java.nio.file.Files.exists(p) ? java.nio.file.Files.readString(p) : "";
+        } catch (java.io.IOException e) {
+            return e.toString();
+        }
+    }
 }

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.drover.driver.api.ConfigProblem;
-import io.drover.driver.api.DriverContext;
-import io.drover.driver.api.DriverException;
 import io.drover.driver.api.ExitResult;
 import io.drover.driver.api.PluginConfigException;
 import io.drover.driver.api.TaskConfig;
@@ -13,17 +11,16 @@ import io.drover.process.Await;
 import io.drover.process.ProcessLeakCheck;
 import io.drover.process.TaskUser;
 import io.drover.process.TestTasks;
-import io.drover.process.WallTimers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -34,22 +31,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith(ProcessLeakCheck.class)
 class JavaPidModeTest {
-    private final List<JavaDriver> drivers = new java.util.ArrayList<>();
+    @RegisterExtension
+    final JavaDrivers drivers = new JavaDrivers();
 
     @TempDir
     Path dir;
-
-    @AfterEach
-    void close() {
-        drivers.forEach(JavaDriver::close);
-    }
-
-    private JavaDriver driver(Map<String, Object> pluginConfig) throws DriverException {
-        JavaDriver d = new JavaDriver();
-        d.init(new DriverContext(pluginConfig, new WallTimers(), "0.1.0"));
-        drivers.add(d);
-        return d;
-    }
 
     private static void asRoot() {
         Assumptions.assumeTrue(TaskUser.effectiveUid().orElse(-1) == 0, "namespaces need an agent running as root");
@@ -62,22 +48,8 @@ class JavaPidModeTest {
     }
 
     private static List<String> run(JavaDriver d, TaskConfig task) throws Exception {
-        d.start(task).toCompletableFuture().get(20, TimeUnit.SECONDS);
-        try {
-            assertThat(d.awaitExit(task.taskId()).toCompletableFuture().get(20, TimeUnit.SECONDS))
-                    .as(() -> read(task.stderrPath())).isEqualTo(ExitResult.code(0));
-        } finally {
-            d.destroy(task.taskId());
-        }
+        JavaFixture.runToSuccess(d, task);
         return Files.readAllLines(task.stdoutPath());
-    }
-
-    private static String read(Path p) {
-        try {
-            return Files.readString(p);
-        } catch (java.io.IOException e) {
-            return e.toString();
-        }
     }
 
     private static String hostIpc() throws Exception {
@@ -87,7 +59,7 @@ class JavaPidModeTest {
     @Test
     void asRootTheJvmIsPidOneOfItsOwnNamespacesByDefault() throws Exception {
         asRoot();
-        List<String> out = run(driver(Map.of()), pid("jpid/1", Map.of()));
+        List<String> out = run(drivers.create(Map.of()), pid("jpid/1", Map.of()));
         assertThat(out.get(0)).isEqualTo("my pid is 1");
         // the JVM alone (its threads are not processes): the host's processes are not in its /proc
         assertThat(out.get(1)).isEqualTo("procs 1");
@@ -97,7 +69,7 @@ class JavaPidModeTest {
     @Test
     void pidModeHostKeepsTheHostsNamespaces() throws Exception {
         asRoot();
-        List<String> out = run(driver(Map.of()), pid("jpid/2", Map.of("pid_mode", "host", "ipc_mode", "host")));
+        List<String> out = run(drivers.create(Map.of()), pid("jpid/2", Map.of("pid_mode", "host", "ipc_mode", "host")));
         assertThat(out.get(0)).startsWith("my pid is ").isNotEqualTo("my pid is 1");
         assertThat(Integer.parseInt(out.get(1).substring("procs ".length()))).isGreaterThan(1);
         assertThat(out.get(2)).isEqualTo(hostIpc());
@@ -106,7 +78,7 @@ class JavaPidModeTest {
     @Test
     void thePluginsDefaultsApplyToATaskThatSetsNone() throws Exception {
         asRoot();
-        JavaDriver d = driver(Map.of("default_pid_mode", "host", "default_ipc_mode", "host"));
+        JavaDriver d = drivers.create(Map.of("default_pid_mode", "host", "default_ipc_mode", "host"));
         assertThat(run(d, pid("jpid/3", Map.of())).get(0)).isNotEqualTo("my pid is 1");
         assertThat(run(d, pid("jpid/4", Map.of("pid_mode", "private"))).get(0)).isEqualTo("my pid is 1");
     }
@@ -114,7 +86,7 @@ class JavaPidModeTest {
     @Test
     void aJvmThatIsPidOneStillTakesItsKillSignalAndRunsItsShutdownHooks() throws Exception {
         asRoot();
-        JavaDriver d = driver(Map.of());
+        JavaDriver d = drivers.create(Map.of());
         Path shared = JavaFixture.writableByTasks(dir);
         Path ready = shared.resolve("ready");
         Path hook = shared.resolve("hook");
@@ -132,14 +104,14 @@ class JavaPidModeTest {
 
     @Test
     void badModesAreOneProblemEachNamingTheKey() throws Exception {
-        JavaDriver d = driver(Map.of());
+        JavaDriver d = drivers.create(Map.of());
         Map<String, Object> config = new HashMap<>(JavaFixture.fixture("Pid"));
         config.put("pid_mode", "container");
         config.put("ipc_mode", "shareable");
         assertThat(d.validateConfig(config)).containsExactly(
                 new ConfigProblem("ipc_mode", "must be one of \"private\", \"host\", found \"shareable\""),
                 new ConfigProblem("pid_mode", "must be one of \"private\", \"host\", found \"container\""));
-        assertThatThrownBy(() -> driver(Map.of("default_ipc_mode", "x")))
+        assertThatThrownBy(() -> drivers.create(Map.of("default_ipc_mode", "x")))
                 .isInstanceOf(PluginConfigException.class).hasMessageContaining("default_ipc_mode")
                 .hasMessageContaining("must be one of \"private\", \"host\", found \"x\"");
     }

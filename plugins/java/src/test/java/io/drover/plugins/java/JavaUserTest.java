@@ -4,27 +4,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.drover.driver.api.ConfigProblem;
-import io.drover.driver.api.DriverContext;
 import io.drover.driver.api.DriverException;
-import io.drover.driver.api.ExitResult;
 import io.drover.driver.api.PluginConfigException;
 import io.drover.driver.api.TaskConfig;
 import io.drover.process.ProcessLeakCheck;
 import io.drover.process.TaskUser;
 import io.drover.process.TestTasks;
-import io.drover.process.WallTimers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -36,7 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
 class JavaUserTest {
     private static final String ROOT_REFUSED = "\"root\" is root (uid 0): running java tasks as root needs"
             + " plugin \"java\" { config { allow_root = true } }";
-    private final List<JavaDriver> drivers = new java.util.ArrayList<>();
+    @RegisterExtension
+    final JavaDrivers drivers = new JavaDrivers();
 
     @TempDir
     Path dir;
@@ -44,18 +40,6 @@ class JavaUserTest {
     @BeforeEach
     void asRoot() {
         Assumptions.assumeTrue(TaskUser.effectiveUid().orElse(-1) == 0, "switching users needs an agent running as root");
-    }
-
-    @AfterEach
-    void close() {
-        drivers.forEach(JavaDriver::close);
-    }
-
-    private JavaDriver driver(Map<String, Object> pluginConfig) throws DriverException {
-        JavaDriver d = new JavaDriver();
-        d.init(new DriverContext(pluginConfig, new WallTimers(), "0.1.0"));
-        drivers.add(d);
-        return d;
     }
 
     private TaskConfig whoami(String id, String user) {
@@ -67,22 +51,8 @@ class JavaUserTest {
     }
 
     private static String run(JavaDriver d, TaskConfig task) throws Exception {
-        d.start(task).toCompletableFuture().get(20, TimeUnit.SECONDS);
-        try {
-            assertThat(d.awaitExit(task.taskId()).toCompletableFuture().get(20, TimeUnit.SECONDS))
-                    .as(() -> read(task.stderrPath())).isEqualTo(ExitResult.code(0));
-        } finally {
-            d.destroy(task.taskId());
-        }
+        JavaFixture.runToSuccess(d, task);
         return Files.readString(task.stdoutPath());
-    }
-
-    private static String read(Path p) {
-        try {
-            return Files.exists(p) ? Files.readString(p) : "";
-        } catch (java.io.IOException e) {
-            return e.toString();
-        }
     }
 
     @Test
@@ -90,7 +60,7 @@ class JavaUserTest {
         TaskUser nobody = TaskUser.lookup("nobody").orElseThrow();
         TaskConfig task = whoami("java/nobody", null);
 
-        assertThat(run(driver(Map.of()), task)).isEqualTo("uid=" + nobody.uid() + " gid=" + nobody.gid() + "\n");
+        assertThat(run(drivers.create(Map.of()), task)).isEqualTo("uid=" + nobody.uid() + " gid=" + nobody.gid() + "\n");
 
         assertThat(task.taskDir().resolve("local/whoami")).hasContent(nobody.uid() + "\n");
         assertThat(Files.getAttribute(task.taskDir().resolve("local"), "unix:uid")).isEqualTo(nobody.uid());
@@ -99,7 +69,7 @@ class JavaUserTest {
 
     @Test
     void aTaskAskingForRootIsRefusedInOneLineNamingTheKeyAndNothingRuns() throws Exception {
-        JavaDriver d = driver(Map.of());
+        JavaDriver d = drivers.create(Map.of());
         TaskConfig task = whoami("java/root", "root");
 
         assertThat(d.validateConfig(task.config())).containsExactly(new ConfigProblem("user", ROOT_REFUSED));
@@ -111,7 +81,7 @@ class JavaUserTest {
 
     @Test
     void rootIsAllowedOnlyWhenThePluginConfigSaysSo() throws Exception {
-        JavaDriver d = driver(Map.of("allow_root", true));
+        JavaDriver d = drivers.create(Map.of("allow_root", true));
 
         assertThat(d.validateConfig(whoami("java/v", "root").config())).isEmpty();
         assertThat(run(d, whoami("java/allowed", "root"))).isEqualTo("uid=0 gid=0\n");
@@ -122,13 +92,13 @@ class JavaUserTest {
         TaskUser daemon = TaskUser.lookup("daemon").orElse(null);
         Assumptions.assumeTrue(daemon != null && !daemon.isRoot(), "no user daemon on this machine");
 
-        assertThat(run(driver(Map.of()), whoami("java/daemon", "daemon")))
+        assertThat(run(drivers.create(Map.of()), whoami("java/daemon", "daemon")))
                 .isEqualTo("uid=" + daemon.uid() + " gid=" + daemon.gid() + "\n");
     }
 
     @Test
     void anUnknownUserIsRefusedNamingTheKey() throws Exception {
-        JavaDriver d = driver(Map.of());
+        JavaDriver d = drivers.create(Map.of());
 
         assertThat(d.validateConfig(whoami("java/u", "no-such-user-x").config())).containsExactly(
                 new ConfigProblem("user", "no such user \"no-such-user-x\" on this machine (/etc/passwd)"));
@@ -136,9 +106,9 @@ class JavaUserTest {
 
     @Test
     void aRootDefaultUserWithoutAllowRootStopsTheAgentNamingTheKey() {
-        assertThatThrownBy(() -> driver(Map.of("default_user", "root"))).isInstanceOf(PluginConfigException.class)
+        assertThatThrownBy(() -> drivers.create(Map.of("default_user", "root"))).isInstanceOf(PluginConfigException.class)
                 .hasMessage("default_user: " + ROOT_REFUSED);
-        assertThatThrownBy(() -> driver(Map.of("default_user", "no-such-user-x")))
+        assertThatThrownBy(() -> drivers.create(Map.of("default_user", "no-such-user-x")))
                 .isInstanceOf(PluginConfigException.class)
                 .hasMessage("default_user: no such user \"no-such-user-x\" on this machine (/etc/passwd)");
     }
