@@ -235,7 +235,9 @@ public abstract class DriverTck {
     void aRunWithResourcesExitsAsOneWithout() throws Exception {
         // Nomad's defaults, what Drover's host hands every task that sets none: a driver that enforces them (the
         // process drivers: a cgroup per run) must still report the same exit, and inspect must agree with it
-        String id = started(driver, exitsWith(3).withResources(new TaskResources(100, 300, 0)));
+        String id = newId();
+        TaskHandle handle = await(driver.start(task(id, exitsWith(3)).withResources(new TaskResources(100, 300, 0))));
+        assertThat(handle.taskId()).isEqualTo(id);
         ExitResult exit = await(driver.awaitExit(id));
         assertThat(exit.exitCode()).isEqualTo(3);
         assertThat(exit.oomKilled()).isFalse();
