@@ -180,7 +180,8 @@ public final class SupervisedTasks {
     }
 
     public CompletionStage<ExitResult> awaitExit(String taskId) throws TaskNotFoundException {
-        return entry(taskId).exit;
+        // a copy: a caller that completes its stage (completeOnTimeout) must not end the run for the others
+        return entry(taskId).exit.copy();
     }
 
     /** How an exec in a run is built from the run ({@link RunExec#like}, or an isolating driver's wrapping). */
