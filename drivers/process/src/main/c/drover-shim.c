@@ -2,7 +2,14 @@
  * drover-shim: outlives the agent so that a task's true exit status is recorded even when no agent runs, and
  * kills whatever the task leaves behind when it ends.
  *
- * Usage: drover-shim [--user UID:GID] [--pid-ns] [--ipc-ns] STATUS_FILE EXE ARGV0 [ARGS...]
+ * Usage: drover-shim [--user UID:GID] [--pid-ns] [--ipc-ns] [--cgroup DIR]... STATUS_FILE EXE ARGV0 [ARGS...]
+ *
+ * With --cgroup DIR (at most 4, one per cgroup v1 controller: the task's memory and cpu cgroups the agent made),
+ * the forked child, first thing after its setpgid and before any namespace, user drop or execve, moves itself into
+ * each DIR by writing "0" (the writer itself) to DIR/cgroup.procs, opened O_WRONLY | O_NOFOLLOW: no instruction of
+ * the task runs outside its cgroups, and the shim itself stays out of them (its few pages are not the task's, and
+ * the agent can rmdir the cgroups once the shim has reaped everything). A failed join is reported as
+ * "cgroup E ended T" (E the errno) and the task never runs; the shim ends with exit 127 as for a failed exec.
  *
  * With --pid-ns (the shim runs as root), the shim calls unshare(CLONE_NEWPID) before its fork, so the task is
  * PID 1 of a new PID namespace while the shim itself stays in the agent's (it keeps its pid, writes STATUS_FILE,
@@ -41,6 +48,7 @@
  *   "exit N ended T"     the task exited with code N
  *   "signal N ended T"   signal N ended the task
  *   "exec E ended T"     execve failed with errno E (the task never ran)
+ *   "cgroup E ended T"   joining a --cgroup failed with errno E (the task never ran)
  * T is the wall clock (CLOCK_REALTIME, unix nanoseconds) when the shim reaped the task: the task's end time for an
  * agent that re-attaches after the task ended. An entry already at STATUS_FILE's name is unlinked (never
  * followed) and the file created with O_EXCL | O_NOFOLLOW: the task dir is the task's.
@@ -388,6 +396,38 @@ static long drop_to(long uid, long gid) {
     return r;
 }
 
+/* The child's move into each cgroup dir: "0" written to DIR/cgroup.procs (never through a link). 0, or the negated
+ * errno of the step that failed (ENAMETOOLONG for a DIR longer than the buffer). */
+#define MAX_CGROUPS 4
+#define CGROUP_FAILED 0x10000
+#define ENAMETOOLONG 36
+static long join_cgroups(char **dirs, int n) {
+    static const char procs[] = "/cgroup.procs";
+    for (int i = 0; i < n; i++) {
+        char path[4096];
+        size_t len = 0;
+        for (const char *d = dirs[i]; *d; d++) {
+            if (len >= sizeof path - sizeof procs) {
+                return -ENAMETOOLONG;
+            }
+            path[len++] = *d;
+        }
+        for (size_t k = 0; k < sizeof procs; k++) { /* with its NUL */
+            path[len++] = procs[k];
+        }
+        long fd = sys4(SYS_openat, AT_FDCWD, path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0);
+        if (fd < 0) {
+            return fd;
+        }
+        long w = sys3(SYS_write, fd, "0", 1);
+        sys1(SYS_close, fd);
+        if (w < 0) {
+            return w;
+        }
+    }
+    return 0;
+}
+
 /* whether s equals the NUL-terminated option name opt */
 static int is(const char *s, const char *opt) {
     int i = 0;
@@ -421,6 +461,8 @@ static int shim_main(int argc, char **argv, char **envp) {
     long gid = -1;
     int pid_ns = 0;
     int ipc_ns = 0;
+    char *cgroups[MAX_CGROUPS];
+    int ncgroups = 0;
     int bad = 0;
     while (!bad && argc >= 2 && argv[1][0] == '-' && argv[1][1] == '-') {
         if (is(argv[1], "--user") && argc >= 3 && uid < 0 && parse_ids(argv[2], &uid, &gid) == 0) {
@@ -430,6 +472,10 @@ static int shim_main(int argc, char **argv, char **envp) {
             pid_ns = 1;
             argc--;
             argv++;
+        } else if (is(argv[1], "--cgroup") && argc >= 3 && ncgroups < MAX_CGROUPS && argv[2][0] == '/') {
+            cgroups[ncgroups++] = argv[2];
+            argc -= 2;
+            argv += 2;
         } else if (is(argv[1], "--ipc-ns")) {
             ipc_ns = 1;
             argc--;
@@ -440,7 +486,8 @@ static int shim_main(int argc, char **argv, char **envp) {
     }
     if (bad || argc < 4) {
         static const char usage[] =
-                "usage: drover-shim [--user UID:GID] [--pid-ns] [--ipc-ns] STATUS_FILE EXE ARGV0 [ARGS...]\n";
+                "usage: drover-shim [--user UID:GID] [--pid-ns] [--ipc-ns] [--cgroup DIR]... STATUS_FILE EXE ARGV0 "
+                "[ARGS...]\n";
         sys3(SYS_write, 2, usage, sizeof usage - 1);
         return 125;
     }
@@ -472,7 +519,15 @@ static int shim_main(int argc, char **argv, char **envp) {
     if (pid == 0) {
         sys2(SYS_setpgid, 0, 0); /* a group of its own: the agent's SIGKILL of it spares the shim */
         sys4(SYS_rt_sigprocmask, SIG_SETMASK, &none, 0, 8);
-        long err = enter_namespaces(pid_ns, ipc_ns);
+        long err = join_cgroups(cgroups, ncgroups);
+        if (err != 0) { /* reported as "cgroup E": the errno with this flag (errnos are below 4096) */
+            int e = (int) -err | CGROUP_FAILED;
+            if (report[1] >= 0) {
+                sys3(SYS_write, report[1], &e, sizeof e);
+            }
+            exit_now(127);
+        }
+        err = enter_namespaces(pid_ns, ipc_ns);
         if (err == 0 && uid >= 0) {
             err = drop_to(uid, gid);
         }
@@ -529,7 +584,8 @@ static int shim_main(int argc, char **argv, char **envp) {
     int exec_errno = 0;
     if (report[0] >= 0 && sys3(SYS_read, report[0], &exec_errno, sizeof exec_errno) == sizeof exec_errno
             && exec_errno != 0) {
-        long fd = write_status(status, "exec", exec_errno, ended);
+        long fd = (exec_errno & CGROUP_FAILED) ? write_status(status, "cgroup", exec_errno & ~CGROUP_FAILED, ended)
+                : write_status(status, "exec", exec_errno, ended);
         kill_leftovers();
         write_killed(fd);
         return 127;

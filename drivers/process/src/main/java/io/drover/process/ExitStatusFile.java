@@ -26,14 +26,20 @@ final class ExitStatusFile {
     static final int MAX_FILE_BYTES = 1024;
 
     /**
-     * What a status file says. {@code execErrno} ≠ 0: the task never ran (execv failed with that errno).
+     * What a status file says. {@code execErrno} ≠ 0: the task never ran (execv failed with that errno, or, with
+     * {@code cgroupJoin}, joining its cgroup did: "cgroup E").
      *
      * @param endedAtNanos when the shim reaped the task (unix nanoseconds), -1 when the file does not say
      * @param killed the pids the shim SIGKILLed after the task ended (at most 32 listed), empty when none
      */
-    record Status(ExitResult result, int execErrno, long endedAtNanos, java.util.List<Integer> killed) {
+    record Status(ExitResult result, int execErrno, long endedAtNanos, java.util.List<Integer> killed,
+            boolean cgroupJoin) {
         Status {
             killed = java.util.List.copyOf(killed);
+        }
+
+        Status(ExitResult result, int execErrno, long endedAtNanos, java.util.List<Integer> killed) {
+            this(result, execErrno, endedAtNanos, killed, false);
         }
 
         Status(ExitResult result, int execErrno, long endedAtNanos) {
@@ -78,7 +84,8 @@ final class ExitStatusFile {
         Status status = parse((eol < 0 ? text : text.substring(0, eol)).trim(), file);
         java.util.List<Integer> killed = eol < 0 ? java.util.List.of() : killed(text.substring(eol + 1).trim());
         return Optional.of(killed.isEmpty() ? status
-                : new Status(status.result(), status.execErrno(), status.endedAtNanos(), killed));
+                : new Status(status.result(), status.execErrno(), status.endedAtNanos(), killed,
+                        status.cgroupJoin()));
     }
 
     /** The pids of a {@code killed P P ... [+N]} line; empty for anything else (the line only informs). */
@@ -130,6 +137,11 @@ final class ExitStatusFile {
                     case "exec":
                         if (n > 0) {
                             return new Status(ExitResult.code(127), n, ended);
+                        }
+                        break;
+                    case "cgroup":
+                        if (n > 0) {
+                            return new Status(ExitResult.code(127), n, ended, java.util.List.of(), true);
                         }
                         break;
                     default:

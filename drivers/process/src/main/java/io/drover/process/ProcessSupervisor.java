@@ -142,6 +142,10 @@ public final class ProcessSupervisor implements AutoCloseable {
         if (status.execErrno() == 0) {
             return status.result();
         }
+        if (status.cgroupJoin()) {
+            return new ExitResult(127, 0, false, "joining the task's cgroup failed under the shim (the task never "
+                    + "ran): " + nat.strerror(status.execErrno()));
+        }
         return new ExitResult(127, 0, false, "exec failed under the shim: " + nat.strerror(status.execErrno()));
     }
 

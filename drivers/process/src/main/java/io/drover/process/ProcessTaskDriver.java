@@ -82,7 +82,7 @@ public abstract class ProcessTaskDriver implements TaskDriver {
      */
     protected final CompletionStage<TaskHandle> spawn(TaskConfig task, SpawnSpec spec) {
         try {
-            return tasks().start(task.taskId(), supervisor(), spec);
+            return tasks().start(task, supervisor(), spec);
         } catch (DriverException e) {
             return CompletableFuture.failedFuture(e);
         }

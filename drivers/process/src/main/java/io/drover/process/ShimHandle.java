@@ -23,6 +23,8 @@ record ShimHandle(int pid, long startTime, Path statusFile, Path stdout, Path st
     static final String STDERR = "stderr";
     static final String LOG_MAX_FILES = "log_max_files";
     static final String LOG_MAX_FILE_SIZE = "log_max_file_size";
+    /** The run's cgroup directories ({@link SpawnSpec#cgroups()}), one per line; absent when none. */
+    static final String CGROUPS = "cgroups";
 
     /** The state of a task just started from {@code spec} (which has a status file, i.e. runs under the shim). */
     static Map<String, String> of(SupervisedProcess process, SpawnSpec spec) {
@@ -35,6 +37,9 @@ record ShimHandle(int pid, long startTime, Path statusFile, Path stdout, Path st
         m.put(STATUS_FILE, process.statusFile().orElseThrow().toString());
         m.put(STDOUT, spec.stdout().toString());
         m.put(STDERR, spec.stderr().toString());
+        if (!spec.cgroups().isEmpty()) {
+            m.put(CGROUPS, String.join("\n", spec.cgroups().stream().map(Path::toString).toList()));
+        }
         if (spec.rotation() != null) {
             m.put(LOG_MAX_FILES, Integer.toString(spec.rotation().maxFiles()));
             m.put(LOG_MAX_FILE_SIZE, Long.toString(spec.rotation().maxFileSize()));

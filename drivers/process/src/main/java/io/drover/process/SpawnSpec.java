@@ -21,9 +21,19 @@ import java.util.Map;
  *     root) the shim drops the task to this user right before its execve
  * @param namespaces the PID and IPC namespaces the shim makes for the task ({@link Namespaces#HOST}: none; other
  *     values only with a {@code statusFile}, the agent being root)
+ * @param cgroups the cgroup directories (one per v1 controller, {@link TaskCgroup#dirs()}) the shim's child joins
+ *     before anything else, so that no instruction of the task runs outside them; empty: none (only with a
+ *     {@code statusFile}: without the shim nothing could join before the exec)
  */
 public record SpawnSpec(String command, List<String> args, Map<String, String> env, Path workDir, Path stdout,
-        Path stderr, LogRotation rotation, Path statusFile, TaskUser user, Namespaces namespaces) {
+        Path stderr, LogRotation rotation, Path statusFile, TaskUser user, Namespaces namespaces,
+        List<Path> cgroups) {
+
+    /** In no cgroup of its own. */
+    public SpawnSpec(String command, List<String> args, Map<String, String> env, Path workDir, Path stdout,
+            Path stderr, LogRotation rotation, Path statusFile, TaskUser user, Namespaces namespaces) {
+        this(command, args, env, workDir, stdout, stderr, rotation, statusFile, user, namespaces, List.of());
+    }
 
     /** In the host's namespaces. */
     public SpawnSpec(String command, List<String> args, Map<String, String> env, Path workDir, Path stdout,
@@ -63,10 +73,26 @@ public record SpawnSpec(String command, List<String> args, Map<String, String> e
         if (namespaces.any() && statusFile == null) {
             throw new IllegalArgumentException("private namespaces need the shim (a status file): " + namespaces);
         }
+        cgroups = cgroups == null ? List.of() : List.copyOf(cgroups);
+        if (!cgroups.isEmpty() && statusFile == null) {
+            throw new IllegalArgumentException("joining cgroups needs the shim (a status file): " + cgroups);
+        }
+        for (Path dir : cgroups) {
+            if (!dir.isAbsolute()) {
+                throw new IllegalArgumentException("a cgroup directory must be absolute: " + dir);
+            }
+        }
     }
 
     /** This spec with {@code env} instead of its environment. */
     public SpawnSpec withEnv(Map<String, String> env) {
-        return new SpawnSpec(command, args, env, workDir, stdout, stderr, rotation, statusFile, user, namespaces);
+        return new SpawnSpec(command, args, env, workDir, stdout, stderr, rotation, statusFile, user, namespaces,
+                cgroups);
+    }
+
+    /** This spec with the task joining {@code dirs} (see {@link #cgroups}). */
+    public SpawnSpec withCgroups(List<Path> dirs) {
+        return new SpawnSpec(command, args, env, workDir, stdout, stderr, rotation, statusFile, user, namespaces,
+                dirs);
     }
 }

@@ -103,6 +103,10 @@ final class Spawner {
                 argv.add(spec.user().ids());
             }
             argv.addAll(spec.namespaces().shimArgs());
+            for (Path dir : spec.cgroups()) {
+                argv.add("--cgroup");
+                argv.add(dir.toString());
+            }
             argv.add(spec.statusFile().toString());
             argv.add(exe.toString());
         }

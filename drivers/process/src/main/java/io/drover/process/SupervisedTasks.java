@@ -32,21 +32,77 @@ public final class SupervisedTasks {
      * running in it ({@link RunExec}), killed when the run is destroyed.
      */
     private record Entry(SupervisedProcess process, long startedAtNanos, SpawnSpec spec,
-            java.util.Set<SupervisedProcess> execs, java.util.concurrent.atomic.AtomicInteger execCount) {
-        Entry(SupervisedProcess process, long startedAtNanos, SpawnSpec spec) {
+            java.util.Set<SupervisedProcess> execs, java.util.concurrent.atomic.AtomicInteger execCount,
+            CompletableFuture<ExitResult> exit) {
+        /** {@code exit}: the process's, through its cgroup's {@link TaskCgroup#finish} when it has one. */
+        Entry(SupervisedProcess process, long startedAtNanos, SpawnSpec spec, TaskCgroup cgroup) {
             this(process, startedAtNanos, spec, ConcurrentHashMap.newKeySet(),
-                    new java.util.concurrent.atomic.AtomicInteger());
+                    new java.util.concurrent.atomic.AtomicInteger(), exitThrough(process, cgroup));
         }
+    }
+
+    /**
+     * The run's exit once its cgroup (if any) has been read for an OOM kill and removed: on the thread that
+     * completes the process's exit (the supervisor's reaper), never an engine thread.
+     */
+    private static CompletableFuture<ExitResult> exitThrough(SupervisedProcess process, TaskCgroup cgroup) {
+        CompletableFuture<ExitResult> exit = process.onExit().toCompletableFuture();
+        if (cgroup == null) {
+            return exit;
+        }
+        return exit.handle((r, e) -> {
+            ExitResult mapped = cgroup.finish(r);
+            if (e != null) {
+                throw e instanceof java.util.concurrent.CompletionException ce ? ce
+                        : new java.util.concurrent.CompletionException(e);
+            }
+            return mapped;
+        });
     }
 
     private final String driverName;
     private final Timers timers;
     private final Map<String, Entry> tasks = new ConcurrentHashMap<>();
+    private final TaskCgroups cgroups;
 
-    /** @param driverName the name put in every {@link TaskHandle} */
+    /** @param driverName the name put in every {@link TaskHandle}; runs get this node's {@link TaskCgroups#node()} */
     public SupervisedTasks(String driverName, Timers timers) {
+        this(driverName, timers, TaskCgroups.node());
+    }
+
+    /** @param cgroups where runs that ask for resources get their cgroups (see {@link #start(TaskConfig, ProcessSupervisor, SpawnSpec)}) */
+    public SupervisedTasks(String driverName, Timers timers, TaskCgroups cgroups) {
         this.driverName = driverName;
         this.timers = timers;
+        this.cgroups = cgroups;
+    }
+
+    /**
+     * As {@link #start(String, ProcessSupervisor, SpawnSpec)}, the run limited by the task's {@code resources}:
+     * when task cgroups are on and {@code spec} runs under the shim, the run's memory and cpu cgroups are made
+     * first (see {@link TaskCgroups}) and the shim's child joins them before its exec; they are removed when the
+     * run has ended, and an OOM kill in them makes its exit {@code oomKilled} ("OOM Killed"). A cgroup that
+     * cannot be made fails the start with the reason.
+     */
+    public CompletionStage<TaskHandle> start(TaskConfig task, ProcessSupervisor supervisor, SpawnSpec spec) {
+        if (spec.statusFile() == null || tasks.containsKey(task.taskId())) {
+            return start(task.taskId(), supervisor, spec);
+        }
+        TaskCgroup cgroup;
+        try {
+            cgroup = cgroups.create(task.allocId(), task.taskName(), task.resources()).orElse(null);
+        } catch (SpawnException e) {
+            return CompletableFuture.failedFuture(new DriverException(e.getMessage(), false, e));
+        }
+        if (cgroup == null) {
+            return start(task.taskId(), supervisor, spec);
+        }
+        CompletionStage<TaskHandle> started = start(task.taskId(), supervisor, spec.withCgroups(cgroup.dirs()), cgroup);
+        return started.whenComplete((h, e) -> {
+            if (e != null) {
+                cgroup.remove();
+            }
+        });
     }
 
     /**
@@ -55,6 +111,11 @@ public final class SupervisedTasks {
      * {@link DriverException} carrying the OS reason when it cannot start, or when the id is already started.
      */
     public CompletionStage<TaskHandle> start(String taskId, ProcessSupervisor supervisor, SpawnSpec spec) {
+        return start(taskId, supervisor, spec, null);
+    }
+
+    private CompletionStage<TaskHandle> start(String taskId, ProcessSupervisor supervisor, SpawnSpec spec,
+            TaskCgroup cgroup) {
         if (tasks.containsKey(taskId)) {
             return alreadyStarted(taskId);
         }
@@ -65,7 +126,7 @@ public final class SupervisedTasks {
             return CompletableFuture.failedFuture(new DriverException(e.getMessage(), false, e));
         }
         long startedAt = nanos(timers.now());
-        if (tasks.putIfAbsent(taskId, new Entry(process, startedAt, spec)) != null) {
+        if (tasks.putIfAbsent(taskId, new Entry(process, startedAt, spec, cgroup)) != null) {
             process.killTree(); // lost a race with a concurrent start of the same id
             return alreadyStarted(taskId);
         }
@@ -92,7 +153,8 @@ public final class SupervisedTasks {
         } catch (ProcessGoneException e) {
             throw new TaskNotFoundException(handle.taskId(), e.getMessage());
         }
-        if (tasks.putIfAbsent(handle.taskId(), new Entry(process, handle.startedAtNanos(), null)) != null) {
+        TaskCgroup cgroup = cgroups.adopt(TaskCgroups.parseDirs(handle.state().get(ShimHandle.CGROUPS))).orElse(null);
+        if (tasks.putIfAbsent(handle.taskId(), new Entry(process, handle.startedAtNanos(), null, cgroup)) != null) {
             throw new DriverException("task " + handle.taskId() + " is already known to this agent", false);
         }
         LOG.info("{} task {}: re-attached to process {} ({})", driverName, handle.taskId(), h.pid(),
@@ -118,7 +180,8 @@ public final class SupervisedTasks {
     }
 
     public CompletionStage<ExitResult> awaitExit(String taskId) throws TaskNotFoundException {
-        return entry(taskId).process.onExit();
+        // a copy: a caller that completes its stage (completeOnTimeout) must not end the run for the others
+        return entry(taskId).exit.copy();
     }
 
     /** How an exec in a run is built from the run ({@link RunExec#like}, or an isolating driver's wrapping). */
@@ -163,7 +226,7 @@ public final class SupervisedTasks {
 
     public TaskStatus inspect(String taskId) throws TaskNotFoundException {
         Entry task = entry(taskId);
-        Optional<ExitResult> exit = task.process.exitNow();
+        Optional<ExitResult> exit = Optional.ofNullable(task.exit.getNow(null));
         return new TaskStatus(taskId, exit.isPresent() ? TaskStatus.State.EXITED : TaskStatus.State.RUNNING,
                 task.startedAtNanos, exit.orElse(null), exit.isPresent() ? task.process.endedAtNanos() : -1);
     }

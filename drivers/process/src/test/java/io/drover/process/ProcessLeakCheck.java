@@ -23,12 +23,15 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * {@code /proc/<pid>/environ} for the marker: any live (non-zombie) process carrying it is a leak. It also
  * fails on zombies among the test JVM's own children (an unreaped task). Processes die asynchronously after
  * SIGKILL, so the check awaits the condition for up to 5 s before failing; leaked processes are then killed
- * so that one failure does not cascade.
+ * so that one failure does not cascade. It fails, too, on a drover task cgroup ({@link TaskCgroups#node()}) that
+ * appeared during the test and is still there after it (a run whose cgroup was not removed); such cgroups are
+ * then removed.
  */
 public final class ProcessLeakCheck implements BeforeEachCallback, AfterEachCallback {
     public static final String MARKER_VAR = "DROVER_TEST_MARKER";
     private static final Duration PATIENCE = Duration.ofSeconds(5);
     private static volatile String marker = "none";
+    private static volatile List<Path> cgroupsBefore = List.of();
 
     /** The marker and a PATH: the base environment of every process a test starts. */
     public static Map<String, String> env() {
@@ -41,18 +44,29 @@ public final class ProcessLeakCheck implements BeforeEachCallback, AfterEachCall
     @Override
     public void beforeEach(ExtensionContext context) {
         marker = UUID.randomUUID().toString();
+        cgroupsBefore = TaskCgroups.node().present();
+    }
+
+    /** Drover task cgroups present now that were not before the test. */
+    public static List<Path> newCgroups() {
+        List<Path> now = new ArrayList<>(TaskCgroups.node().present());
+        now.removeAll(cgroupsBefore);
+        return now;
     }
 
     @Override
     public void afterEach(ExtensionContext context) {
         String mine = marker;
         long deadline = System.nanoTime() + PATIENCE.toNanos();
-        List<String> problems = problems(mine);
+        List<String> problems = problemsWithCgroups(mine);
         while (!problems.isEmpty() && System.nanoTime() < deadline) {
             LockSupport.parkNanos(5_000_000);
-            problems = problems(mine);
+            problems = problemsWithCgroups(mine);
         }
         if (!problems.isEmpty()) {
+            for (Path cg : newCgroups()) {
+                TaskCgroups.rmdir(cg);
+            }
             for (ProcTable.Proc p : ProcTable.snapshot().all()) {
                 if (!p.zombie() && carries(p.pid(), mine)) {
                     ProcessHandle.of(p.pid()).ifPresent(ProcessHandle::destroyForcibly);
@@ -60,6 +74,14 @@ public final class ProcessLeakCheck implements BeforeEachCallback, AfterEachCall
             }
             throw new AssertionError("processes left behind by " + context.getDisplayName() + ": " + problems);
         }
+    }
+
+    private static List<String> problemsWithCgroups(String mine) {
+        List<String> problems = problems(mine);
+        for (Path cg : newCgroups()) {
+            problems.add("task cgroup left " + cg);
+        }
+        return problems;
     }
 
     /** Live processes carrying {@code mine}, and zombie children of this JVM. Empty when clean. */

@@ -17,6 +17,10 @@ import java.util.concurrent.TimeUnit;
  * required <= 1.3, aim < 1.0.
  */
 final class LaunchBench implements Bench {
+    /** Nomad's default {@code resources} (cpu 100, memory 300), what the agent hands a task that sets none. */
+    private static final io.drover.driver.api.TaskResources AGENT_DEFAULT =
+            new io.drover.driver.api.TaskResources(100, 300, 0);
+
     @Override
     public String name() {
         return "launch";
@@ -43,7 +47,8 @@ final class LaunchBench implements Bench {
             Map<String, String> taskEnv = Map.of("PATH", "/usr/bin:/bin");
             for (int i = -warmup; i < n; i++) {
                 TaskConfig task = new TaskConfig("bench/" + i, "bench", "j", "g", "t",
-                        Map.of("command", "/bin/true", "args", List.of()), taskEnv, taskDir, dir, out, err);
+                        Map.of("command", "/bin/true", "args", List.of()), taskEnv, taskDir, dir, out, err)
+                        .withResources(AGENT_DEFAULT); // as the agent's tasks: a cgroup per run unless off
                 long a = System.nanoTime();
                 driver.start(task).toCompletableFuture().get(10, TimeUnit.SECONDS);
                 driver.awaitExit(task.taskId()).toCompletableFuture().get(10, TimeUnit.SECONDS);

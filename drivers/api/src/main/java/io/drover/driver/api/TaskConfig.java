@@ -23,6 +23,8 @@ import java.util.Map;
  * @param logMaxFileSize {@code logs { max_file_size }} in bytes (Nomad's default 10 MiB)
  * @param mounts the host volumes to mount into the task, in the order written; empty unless the driver declares
  *     {@link Capabilities#mountConfigs()}
+ * @param resources the task's {@code resources} block ({@link TaskResources#NONE} from the shorter constructors):
+ *     what a driver that enforces limits enforces
  */
 public record TaskConfig(
         String taskId,
@@ -38,7 +40,8 @@ public record TaskConfig(
         Path stderrPath,
         int logMaxFiles,
         long logMaxFileSize,
-        java.util.List<MountConfig> mounts) {
+        java.util.List<MountConfig> mounts,
+        TaskResources resources) {
     public static final int DEFAULT_LOG_MAX_FILES = 10;
     public static final long DEFAULT_LOG_MAX_FILE_SIZE = 10L << 20;
 
@@ -46,6 +49,7 @@ public record TaskConfig(
         config = Map.copyOf(config);
         env = Map.copyOf(env);
         mounts = mounts == null ? java.util.List.of() : java.util.List.copyOf(mounts);
+        resources = resources == null ? TaskResources.NONE : resources;
         if (logMaxFiles < 1 || logMaxFileSize < 1) {
             throw new IllegalArgumentException("logMaxFiles and logMaxFileSize must be positive");
         }
@@ -60,6 +64,20 @@ public record TaskConfig(
      */
     public io.drover.driver.api.schema.ConfigView config(io.drover.driver.api.schema.ConfigSchema schema) {
         return schema.view(config);
+    }
+
+    /** A run with no {@code resources} to enforce ({@link TaskResources#NONE}). */
+    public TaskConfig(String taskId, String allocId, String jobId, String groupName, String taskName,
+            Map<String, Object> config, Map<String, String> env, Path taskDir, Path allocDir, Path stdoutPath,
+            Path stderrPath, int logMaxFiles, long logMaxFileSize, java.util.List<MountConfig> mounts) {
+        this(taskId, allocId, jobId, groupName, taskName, config, env, taskDir, allocDir, stdoutPath, stderrPath,
+                logMaxFiles, logMaxFileSize, mounts, TaskResources.NONE);
+    }
+
+    /** This run with {@code resources} instead of its own. */
+    public TaskConfig withResources(TaskResources resources) {
+        return new TaskConfig(taskId, allocId, jobId, groupName, taskName, config, env, taskDir, allocDir, stdoutPath,
+                stderrPath, logMaxFiles, logMaxFileSize, mounts, resources);
     }
 
     /** A run that mounts nothing. */

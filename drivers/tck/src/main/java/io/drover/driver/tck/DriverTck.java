@@ -14,6 +14,7 @@ import io.drover.driver.api.TaskConfig;
 import io.drover.driver.api.TaskDriver;
 import io.drover.driver.api.TaskHandle;
 import io.drover.driver.api.TaskNotFoundException;
+import io.drover.driver.api.TaskResources;
 import io.drover.driver.api.TaskStatus;
 import io.drover.driver.api.Timers;
 import io.drover.driver.api.schema.ConfigSchema;
@@ -226,6 +227,20 @@ public abstract class DriverTck {
         assertThat(exit.signal()).isZero();
         assertThat(exit.successful()).isFalse();
         assertThat(driver.inspect(id).state()).isEqualTo(TaskStatus.State.EXITED);
+        assertThat(driver.inspect(id).exit()).isEqualTo(exit);
+        driver.destroy(id);
+    }
+
+    @Test
+    void aRunWithResourcesExitsAsOneWithout() throws Exception {
+        // Nomad's defaults, what Drover's host hands every task that sets none: a driver that enforces them (the
+        // process drivers: a cgroup per run) must still report the same exit, and inspect must agree with it
+        String id = newId();
+        TaskHandle handle = await(driver.start(task(id, exitsWith(3)).withResources(new TaskResources(100, 300, 0))));
+        assertThat(handle.taskId()).isEqualTo(id);
+        ExitResult exit = await(driver.awaitExit(id));
+        assertThat(exit.exitCode()).isEqualTo(3);
+        assertThat(exit.oomKilled()).isFalse();
         assertThat(driver.inspect(id).exit()).isEqualTo(exit);
         driver.destroy(id);
     }

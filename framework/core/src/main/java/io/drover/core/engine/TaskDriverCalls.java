@@ -68,7 +68,15 @@ final class TaskDriverCalls {
         return new TaskConfig(runTaskId, host.allocId(), env.getOrDefault("NOMAD_JOB_ID", ""),
                 env.getOrDefault("NOMAD_GROUP_NAME", ""), task.name(), userConfig(prep.config()), env,
                 paths.dir(), host.dirs().shared(), paths.stdout(), paths.stderr(), Math.max(1, logs.maxFiles()),
-                (long) Math.max(1, logs.maxFileSizeMb()) << 20, prep.mounts());
+                (long) Math.max(1, logs.maxFileSizeMb()) << 20, prep.mounts(), resources());
+    }
+
+    /** The task's {@code resources} block as the driver API's record (Nomad's defaults when the job sets none). */
+    private io.drover.driver.api.TaskResources resources() {
+        io.drover.core.spec.Resources r = task.runtime() == null || task.runtime().resources() == null
+                ? io.drover.core.spec.Resources.DEFAULT : task.runtime().resources();
+        return new io.drover.driver.api.TaskResources(Math.max(0, r.cpu()), Math.max(0, r.memoryMb()),
+                Math.max(-1, r.memoryMaxMb()));
     }
 
     /** The task's {@code user} in the config of a driver that takes one ({@link TaskUserConfig}). */

@@ -9,6 +9,7 @@ import io.drover.driver.api.TaskConfig;
 import io.drover.driver.api.TaskDriver;
 import io.drover.driver.api.TaskHandle;
 import io.drover.driver.api.TaskNotFoundException;
+import io.drover.driver.api.TaskResources;
 import io.drover.driver.api.Timers;
 import io.drover.nomad.wire.ConfigProblems;
 import io.drover.nomad.wire.BlockSchema;
@@ -293,6 +294,24 @@ public final class NomadTasks {
             throw new IllegalArgumentException("stdout_path and stderr_path must be inside alloc_dir " + allocDir);
         }
         return new TaskConfig(nomad.getId(), nomad.getAllocId(), nomad.getJobId(), nomad.getTaskGroupName(),
-                nomad.getName(), config, nomad.getEnvMap(), taskDir, allocDir.resolve("alloc"), stdout, stderr);
+                nomad.getName(), config, nomad.getEnvMap(), taskDir, allocDir.resolve("alloc"), stdout, stderr)
+                .withResources(resources(nomad));
+    }
+
+    /**
+     * The task's resources as Nomad's client hands them to a driver ({@code AllocatedTaskResources}: cpu shares =
+     * the task's MHz, memory and memory_max in MB); {@link TaskResources#NONE} when it sends none.
+     */
+    static TaskResources resources(io.drover.nomad.proto.driver.TaskConfig nomad) {
+        if (!nomad.hasResources() || !nomad.getResources().hasAllocatedResources()) {
+            return TaskResources.NONE;
+        }
+        var a = nomad.getResources().getAllocatedResources();
+        long cpu = a.hasCpu() ? a.getCpu().getCpuShares() : 0;
+        long mem = a.hasMemory() ? a.getMemory().getMemoryMb() : 0;
+        long max = a.hasMemory() ? a.getMemory().getMemoryMaxMb() : 0;
+        return new TaskResources((int) Math.min(Integer.MAX_VALUE, Math.max(0, cpu)),
+                (int) Math.min(Integer.MAX_VALUE, Math.max(0, mem)),
+                (int) Math.min(Integer.MAX_VALUE, Math.max(-1, max)));
     }
 }
