@@ -54,4 +54,17 @@ final class OutsideKill {
         return KILLED + "; the kernel's OOM killer fired " + (n == 1 ? "once" : n + " times") + window
                 + " (oom_kill in /proc/vmstat)";
     }
+
+    private static final java.util.regex.Pattern LEADING = java.util.regex.Pattern.compile("^" + KILLED
+            + "; (?:whether the kernel's OOM killer fired is unknown \\(no oom_kill in /proc/vmstat\\)"
+            + "|the kernel's OOM killer did not fire between .+? and its exit"
+            + "|the kernel's OOM killer fired .+? between .+? and its exit \\(oom_kill in /proc/vmstat\\))(?:; |$)");
+
+    /**
+     * {@code message} without a leading {@link #message} (and its "; "): for an exit whose killer is known after
+     * all (the task's own cgroup counted the OOM kill), where "a SIGKILL the agent did not send" says less.
+     */
+    static String strip(String message) {
+        return LEADING.matcher(message).replaceFirst("");
+    }
 }

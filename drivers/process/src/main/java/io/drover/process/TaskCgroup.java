@@ -52,7 +52,8 @@ public record TaskCgroup(Path memory, Path cpu) {
     public ExitResult finish(ExitResult exit) {
         ExitResult result = exit;
         if (exit != null && oomKills() > 0) {
-            String message = exit.message().isEmpty() ? OOM_KILLED : OOM_KILLED + "; " + exit.message();
+            String own = OutsideKill.strip(exit.message()); // the killer is known: the cgroup's OOM killer
+            String message = own.isEmpty() ? OOM_KILLED : OOM_KILLED + "; " + own;
             result = new ExitResult(exit.exitCode(), exit.signal(), true, message);
         }
         remove();

@@ -72,6 +72,18 @@ class OutsideKillTest {
         assertThat(OutsideKill.oomKills()).as("this kernel has the counter").isNotNegative();
     }
 
+    @Test
+    void aKnownKillerStripsEachFormOfTheClauseAndNothingElse() {
+        for (String clause : List.of(OutsideKill.message(7, 7, "the task's start"),
+                OutsideKill.message(7, 8, "the task's start"), OutsideKill.message(7, 10, "its re-attach"),
+                OutsideKill.message(-1, 3, "the task's start"))) {
+            assertThat(OutsideKill.strip(clause)).as(clause).isEmpty();
+            assertThat(OutsideKill.strip(clause + "; 2 processes left")).as(clause).isEqualTo("2 processes left");
+        }
+        assertThat(OutsideKill.strip("2 processes left")).isEqualTo("2 processes left");
+        assertThat(OutsideKill.strip("x; " + OutsideKill.message(7, 7, "y"))).startsWith("x; ");
+    }
+
     private SpawnSpec spec(String script, Path statusFile) {
         return new SpawnSpec("sh", List.of("-c", script), ProcessLeakCheck.env(), dir, dir.resolve("out"),
                 dir.resolve("err"), null, statusFile);
