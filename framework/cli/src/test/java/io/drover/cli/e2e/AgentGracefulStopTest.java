@@ -84,7 +84,7 @@ class AgentGracefulStopTest {
         assertThat(tasks).as("the task's process").hasSize(1);
 
         int signo = signal.equals("TERM") ? 15 : 2;
-        boolean inheritedIgnore = signo == 2 && sigintIgnoredHere();
+        boolean inheritedIgnore = signo == 2 && InheritedSignals.sigintIgnored();
         kill(signal, agent.process().pid());
         if (inheritedIgnore) {
             // this JVM ignores SIGINT (a background job of a non-interactive shell, nohup), so the agent inherited
@@ -109,16 +109,6 @@ class AgentGracefulStopTest {
     private static void kill(String signal, long pid) throws Exception {
         Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).start();
         assertThat(kill.waitFor()).isZero();
-    }
-
-    /** Whether this JVM's process ignores SIGINT (bit 1 of SigIgn in /proc/self/status); children inherit it. */
-    private static boolean sigintIgnoredHere() throws IOException {
-        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-            if (line.startsWith("SigIgn:")) {
-                return (Long.parseUnsignedLong(line.substring(7).strip(), 16) & 0b10) != 0;
-            }
-        }
-        return false;
     }
 
     private static void awaitRunning(String addr, String allocId) throws Exception {
