@@ -53,8 +53,6 @@ public final class ApiClient implements RequestJson {
         String body = send("GET", path, null);
         try {
             return body.isBlank() ? Json.emptyObject() : Json.parse(body);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw notJson(e.getOriginalMessage());
         } catch (IOException e) {
             throw notJson(e.getMessage());
         }
