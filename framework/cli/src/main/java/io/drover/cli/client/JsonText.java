@@ -9,8 +9,9 @@ import java.util.Map;
 
 /**
  * Reads JSON text (RFC 8259, as Jackson core's parser reads it with its defaults) into {@link Json} values, for
- * the short read-only commands: Jackson's {@code JsonFactory} and parser are ~60 classes that each such call loaded
- * and initialised, ~3-4 ms of a ~70 ms call (docs/performance.md, "Session 14"). It accepts what that parser
+ * the short read-only commands: Jackson's {@code JsonFactory} and parser were ~65 classes that each such call loaded
+ * and initialised (with the next step, 12-13 ms of CPU less per call at load 10: docs/performance.md, "Session 14").
+ * It accepts what that parser
  * accepts and refuses what it refuses ({@code JsonTest} holds both on the same texts): no comments, no
  * single quotes, no unquoted names, no leading zeros or {@code +}, no {@code NaN}, no control character unescaped
  * in a string; the first value is read and any text after it ignored. Nesting deeper than 1,000 levels and
