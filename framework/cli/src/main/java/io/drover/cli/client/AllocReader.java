@@ -33,8 +33,6 @@ public final class AllocReader {
     public static AllocationState alloc(String json) {
         try {
             return alloc(Json.parse(json));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw unreadable(e.getOriginalMessage());
         } catch (IOException e) {
             throw unreadable(e.getMessage());
         } catch (RuntimeException e) {

@@ -53,8 +53,6 @@ public final class ApiClient implements RequestJson {
         String body = send("GET", path, null);
         try {
             return body.isBlank() ? Json.emptyObject() : Json.parse(body);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw notJson(e.getOriginalMessage());
         } catch (IOException e) {
             throw notJson(e.getMessage());
         }
@@ -168,18 +166,15 @@ public final class ApiClient implements RequestJson {
         return new UserException("the agent answered HTTP " + status, code);
     }
 
+    /**
+     * Databind's tree of a body, read in {@link JsonTree} so that verifying this class loads none of databind's
+     * node classes nor Jackson's exceptions (the short commands never call it: docs/performance.md, session 14).
+     */
     private static JsonNode json(String body) {
-        try {
-            return body.isBlank() ? com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
-                    : JsonTree.parse(body);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw notJson(e.getOriginalMessage());
-        } catch (IOException e) {
-            throw notJson(e.getMessage());
-        }
+        return JsonTree.answer(body);
     }
 
-    private static UserException notJson(String why) {
+    static UserException notJson(String why) {
         return new UserException("the agent's answer is not JSON: " + why, ExitCodes.FAILED);
     }
 }

@@ -1,9 +1,5 @@
 package io.drover.cli.client;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParseException;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.io.NumberInput;
 import java.io.IOException;
 import java.math.BigInteger;
@@ -15,18 +11,15 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A JSON value read by Jackson core's streaming parser into a small tree of this one class, for the short read-only
- * commands ({@code alloc status}, {@code job status}, {@code plugin status}): databind's {@code JsonNode} classes
- * and what their archived verification names (~35 classes) are never loaded on those paths (docs/performance.md,
- * session 13). The reading methods are {@code JsonNode}'s, with its results (the same text of numbers, booleans
+ * A JSON value read by {@link JsonText} into a small tree of this one class, for the short read-only commands
+ * ({@code alloc status}, {@code job status}, {@code plugin status}): neither databind's {@code JsonNode} classes
+ * (session 13) nor Jackson core's factory and parser (session 14) are loaded on those paths (docs/performance.md). The reading methods are {@code JsonNode}'s, with its results (the same text of numbers, booleans
  * and null, the same coercions, {@code path} of a missing field a missing value, iteration over an object's
  * values); {@code JsonTest} holds them equal to databind's on every kind of value. The tree is what
  * {@code ObjectMapper.readTree} builds (ints and longs, big integers, decimals as doubles, the last of duplicate
  * keys). Immutable and thread-safe.
  */
 public final class Json implements Iterable<Json> {
-    private static final JsonFactory FACTORY = new JsonFactory();
-
     private static final byte OBJECT = 0;
     private static final byte ARRAY = 1;
     private static final byte STRING = 2;
@@ -56,54 +49,42 @@ public final class Json implements Iterable<Json> {
     /**
      * The value of JSON text (text after it is ignored, as {@code readTree} does); a missing value for blank text.
      *
-     * @throws com.fasterxml.jackson.core.JsonProcessingException when the text is not JSON
+     * @throws IOException ({@link JsonText.Malformed}) when the text is not JSON; its message names the offset
      */
     public static Json parse(String text) throws IOException {
-        try (JsonParser p = FACTORY.createParser(text)) {
-            JsonToken t = p.nextToken();
-            return t == null ? MISSING_VALUE : value(p, t);
-        }
+        Json v = JsonText.parseFirst(text);
+        return v == null ? MISSING_VALUE : v;
     }
 
-    private static Json value(JsonParser p, JsonToken t) throws IOException {
-        if (t == null) {
-            throw new JsonParseException(p, "unexpected end of input");
-        }
-        switch (t) {
-            case START_OBJECT:
-                Map<String, Json> o = new LinkedHashMap<>();
-                for (JsonToken k = p.nextToken(); k == JsonToken.FIELD_NAME; k = p.nextToken()) {
-                    String name = p.currentName();
-                    o.put(name, value(p, p.nextToken()));
-                }
-                return new Json(OBJECT, o, 0, 0);
-            case START_ARRAY:
-                List<Json> a = new ArrayList<>();
-                for (JsonToken e = p.nextToken(); e != JsonToken.END_ARRAY; e = p.nextToken()) {
-                    a.add(value(p, e));
-                }
-                return new Json(ARRAY, a, 0, 0);
-            case VALUE_STRING:
-                return new Json(STRING, p.getText(), 0, 0);
-            case VALUE_NUMBER_INT:
-                if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
-                    BigInteger b = p.getBigIntegerValue();
-                    return new Json(BIG, b, b.longValue(), b.doubleValue());
-                }
-                long l = p.getLongValue();
-                return new Json(LONG, null, l, l);
-            case VALUE_NUMBER_FLOAT:
-                double d = p.getDoubleValue();
-                return new Json(DOUBLE, null, (long) d, d);
-            case VALUE_TRUE:
-                return new Json(TRUE, null, 1, 1);
-            case VALUE_FALSE:
-                return new Json(FALSE, null, 0, 0);
-            case VALUE_NULL:
-                return new Json(NULL, null, 0, 0);
-            default:
-                throw new JsonParseException(p, "unexpected token " + t);
-        }
+    static final Json TRUE_VALUE = new Json(TRUE, null, 1, 1);
+    static final Json FALSE_VALUE = new Json(FALSE, null, 0, 0);
+    static final Json NULL_VALUE = new Json(NULL, null, 0, 0);
+
+    static Json object(Map<String, Json> fields) {
+        return new Json(OBJECT, fields, 0, 0);
+    }
+
+    static Json array(List<Json> elements) {
+        return new Json(ARRAY, elements, 0, 0);
+    }
+
+    static Json string(String s) {
+        return new Json(STRING, s, 0, 0);
+    }
+
+    /** An integer that fits a long (Jackson's INT and LONG). */
+    static Json integer(long l) {
+        return new Json(LONG, null, l, l);
+    }
+
+    /** An integer beyond a long. */
+    static Json big(BigInteger b) {
+        return new Json(BIG, b, b.longValue(), b.doubleValue());
+    }
+
+    /** A number with a fraction or an exponent, read as a double. */
+    static Json decimal(double d) {
+        return new Json(DOUBLE, null, (long) d, d);
     }
 
     /** An empty object (what a blank answer reads as). */

@@ -23,6 +23,21 @@ final class JsonTree {
     private JsonTree() {}
 
     /**
+     * An API answer's tree: an empty object for a blank body.
+     *
+     * @throws io.drover.cli.UserException (exit 1) naming the parser's complaint when the body is not JSON
+     */
+    static JsonNode answer(String body) {
+        try {
+            return body.isBlank() ? NODES.objectNode() : parse(body);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw ApiClient.notJson(e.getOriginalMessage());
+        } catch (IOException e) {
+            throw ApiClient.notJson(e.getMessage());
+        }
+    }
+
+    /**
      * The tree of one JSON value (text after it is ignored, as {@code readTree} does).
      *
      * @throws com.fasterxml.jackson.core.JsonProcessingException when the text is not JSON
