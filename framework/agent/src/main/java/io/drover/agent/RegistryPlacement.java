@@ -15,10 +15,12 @@ import org.slf4j.LoggerFactory;
  * replacement, each indexed under its job and named with the evaluation that placed it ({@link AllocIndex}).
  *
  * <p>Called by the registry under its lock, on the thread that registers (an API thread, {@code drover-periodic})
- * or, for a replacement, the rescheduler's; never blocks (the engine only queues the allocations' start). Not
- * idempotent: each call places. The entries themselves stay in {@link JobRegistry}.
+ * or, for a replacement, the engine pool thread its reschedule timer handed it to (CONCURRENCY.md); never blocks
+ * (in-memory placement: the engine only queues the allocations' start). Not idempotent: each call places. The
+ * entries themselves stay in {@link JobRegistry}.
  */
 final class RegistryPlacement {
+    /** The registry's logger: a placement's lines read as they did before this class existed. */
     private static final Logger LOG = LoggerFactory.getLogger(JobRegistry.class);
 
     /** A registration's placement: what this node decided per group, and the allocations placed, in order. */
