@@ -28,6 +28,11 @@ final class JobAllocations {
         return out;
     }
 
+    /** Current snapshots of the allocations of the entry's own version (its registration's), oldest first. */
+    List<AllocationState> current(JobRegistry.Entry entry) {
+        return all(entry).stream().filter(a -> a.job().equals(entry.job())).toList();
+    }
+
     /** The job's allocations on disk ({@link Engine#isRecorded}), oldest first. */
     List<AllocationState> listed(JobRegistry.Entry entry) {
         List<AllocationState> out = new ArrayList<>(entry.allocIds().size());

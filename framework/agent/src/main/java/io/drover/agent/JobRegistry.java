@@ -8,11 +8,9 @@ import io.drover.core.spec.placement.NodeFeasibility;
 import io.drover.core.state.AllocationState;
 import io.drover.core.state.ClientStatus;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,10 +25,13 @@ import org.slf4j.LoggerFactory;
  * their states and events remain readable. {@code Version} counts registrations from 0.
  *
  * <p>Thread-safe: writes (register, stop) are serialised on this object; reads are lock-free over immutable
- * {@link Entry} values. Allocations live in the {@link Engine}; this holds only ids. Its parts: {@link AllocIndex}
- * (allocation ids), {@link JobVersions} (kept versions), {@link JobAllocations} (reads of a job's allocations),
- * {@link RegistryRestore} (rebuilding entries at agent start), {@link RegisterGuards} (what refuses a registration),
- * {@link RegistryReschedules} (the rescheduler's wiring, lineage reads, cancel and forget).
+ * {@link Entry} values. Allocations live in the {@link Engine}; this holds only ids. Its parts:
+ * {@link RegistryEntries} (the entries held, their kept versions), {@link AllocIndex} (allocation ids),
+ * {@link JobAllocations} (reads of a job's allocations), {@link RegistryRestore} (rebuilding entries at agent start),
+ * {@link RegisterGuards} (what refuses a registration), {@link RegistryPlacement} (what a registration or a
+ * reschedule places, and its evaluation), {@link RegistryReschedules} (the rescheduler's wiring, lineage reads,
+ * cancel and forget), {@link RegistryParents} (periodic and parameterized parents: their listener, their restore
+ * from the parent-job file, their children).
  */
 public final class JobRegistry {
     private static final Logger LOG = LoggerFactory.getLogger(JobRegistry.class);
@@ -50,6 +51,11 @@ public final class JobRegistry {
             boolean stopped, long createIndex, long jobModifyIndex) {
         public Entry {
             allocIds = List.copyOf(allocIds);
+        }
+
+        /** The same version of the job after a change at {@code modifyIndex} of its allocations or its stop. */
+        public Entry changed(long modifyIndex, List<String> allocIds, boolean stopped) {
+            return new Entry(job, version, submitTime, modifyIndex, allocIds, stopped, createIndex, jobModifyIndex);
         }
     }
 
@@ -78,14 +84,14 @@ public final class JobRegistry {
 
     private final Engine engine;
     private final TaskLimits limits;
-    private final Map<String, Entry> jobs = new ConcurrentHashMap<>();
+    private final RegistryEntries jobs;
     private final AllocIndex allocIndex = new AllocIndex();
     private final RaftIndex index;
     private final Evaluations evals = new Evaluations();
-    private final JobVersions versions = new JobVersions();
     private final JobAllocations reads;
-    private final NodeFeasibility node;
+    private final RegistryPlacement placement;
     private final RegistryReschedules reschedules = new RegistryReschedules();
+    private final RegistryParents parents = new RegistryParents();
 
     /** How many versions of a job {@link #versions} keeps (Nomad's {@code JobTrackedVersions}). */
     static final int TRACKED_VERSIONS = JobVersions.TRACKED;
@@ -111,8 +117,9 @@ public final class JobRegistry {
         this.engine = engine;
         this.limits = limits;
         this.index = index;
-        this.node = node;
+        this.jobs = new RegistryEntries(index);
         this.reads = new JobAllocations(engine);
+        this.placement = new RegistryPlacement(engine, node, allocIndex, evals);
     }
 
     /**
@@ -125,11 +132,9 @@ public final class JobRegistry {
         void changed(String jobId, Optional<Entry> entry);
     }
 
-    private volatile ParentListener parents = (id, e) -> {};
-
     /** Sets the one listener of parent-job changes (the agent's {@code ParentJobs}). */
     public void parentListener(ParentListener listener) {
-        this.parents = listener;
+        parents.listen(listener);
     }
 
     /**
@@ -162,18 +167,12 @@ public final class JobRegistry {
      * has no allocation, so the allocation records cannot bring it back.
      */
     public synchronized void restoreParent(Entry entry) {
-        Entry fromAllocs = jobs.get(entry.job().id());
-        List<String> ids = fromAllocs == null ? entry.allocIds() : fromAllocs.allocIds();
-        Entry merged = new Entry(entry.job(), entry.version(), entry.submitTime(), entry.modifyIndex(), ids,
-                entry.stopped(), entry.createIndex(), entry.jobModifyIndex());
-        jobs.put(entry.job().id(), merged);
-        versions.keep(merged);
+        jobs.keep(RegistryParents.restored(entry, jobs.get(entry.job().id())));
     }
 
     /** The jobs a parent launched (those whose {@code ParentID} is {@code parentId}), sorted by id. */
     public List<Entry> children(String parentId) {
-        return jobs.values().stream().filter(e -> e.job().runtime().parentId().equals(parentId))
-                .sorted(Comparator.comparing(e -> e.job().id())).toList();
+        return RegistryParents.children(jobs.all(), parentId);
     }
 
     /**
@@ -205,15 +204,10 @@ public final class JobRegistry {
         if (e == null || e.stopped() || !e.job().equals(failed.job())) {
             return Optional.empty();
         }
-        AllocationState placed = engine.replace(failed, beforeStart);
+        AllocationState placed = placement.replace(failed, beforeStart);
         List<String> ids = new ArrayList<>(e.allocIds());
         ids.add(placed.id());
-        allocIndex.add(placed.id(), e.job().id());
-        allocIndex.placedBy(placed.id(), allocIndex.evalOf(failed.id()));
-        long at = index.take();
-        jobs.put(e.job().id(), new Entry(e.job(), e.version(), e.submitTime(), at, ids, false, e.createIndex(),
-                e.jobModifyIndex()));
-        index.publish(at);
+        jobs.change(e, ids, false);
         return Optional.of(placed);
     }
 
@@ -261,10 +255,8 @@ public final class JobRegistry {
         RegisterGuards.taskLimits(limits, engine.liveTasks(), job);
         Entry old = jobs.get(job.id());
         if (old != null && !old.stopped() && old.job().equals(job)) {
-            List<AllocationState> current = old.allocIds().stream().map(engine::allocation)
-                    .flatMap(Optional::stream).filter(a -> a.job().equals(job)).toList();
             LOG.info("job {}: registered again unchanged (version {}); nothing placed", job.id(), old.version());
-            return new Registration(old, current, null);
+            return new Registration(old, reads.current(old), null);
         }
         List<String> ids = new ArrayList<>();
         int version = 0;
@@ -276,28 +268,19 @@ public final class JobRegistry {
             LOG.info("job {}: re-registered; stopping {} allocation(s) of version {}: {}", job.id(),
                     old.allocIds().size(), old.version(), old.allocIds());
         }
-        boolean parent = job.launch().parent(); // periodic or parameterized: runs nothing, launches children
-        List<NodeFeasibility.GroupPlacement> placement = node == null || parent ? List.of() : node.place(job);
-        List<AllocationState> placed = parent ? List.of() : engine.submit(NodeFeasibility.placeable(job, placement));
+        RegistryPlacement.Placed placing = placement.place(job);
+        List<AllocationState> placed = placing.allocs();
         placedHook.accept(placed);
         placed.forEach(a -> ids.add(a.id()));
-        placed.forEach(a -> allocIndex.add(a.id(), job.id()));
         // the job's indexes derive from its submit time, the creation time of its first allocation, which the
         // allocations record: the same after a restart
         long submit = placed.isEmpty() ? System.currentTimeMillis() * 1_000_000L : placed.get(0).createTime();
         long at = Math.max(RaftIndex.ofNanos(submit), old == null ? 0 : old.modifyIndex() + 1);
         Entry entry = new Entry(job, version, submit, at, ids, false, old != null ? old.createIndex() : at, at);
-        jobs.put(job.id(), entry);
-        versions.keep(entry);
-        // Nomad creates no evaluation for a parent: its children's registrations have theirs
-        Evaluations.Evaluation eval = parent ? null : evals.record(job.id(), job.type().wireName(), job.priority(),
-                "job-register", at, at + 1, placement.stream().filter(g -> g.placeable() < g.count()).toList());
-        placement.forEach(g -> g.failures().forEach(line -> LOG.info("job {}: {}", job.id(), line)));
-        placed.forEach(a -> allocIndex.placedBy(a.id(), eval.id()));
+        jobs.keep(entry);
+        Evaluations.Evaluation eval = placement.evaluate(job, placing, at);
         index.next(); // visible now: wakes blocking queries
-        if (parent || (old != null && old.job().launch().parent())) {
-            parents.changed(job.id(), Optional.of(entry));
-        }
+        parents.registered(old, entry);
         jobListener.changed(job.id());
         return new Registration(entry, placed, eval);
     }
@@ -310,10 +293,7 @@ public final class JobRegistry {
      * @param restored the engine's allocations, oldest first
      */
     public synchronized void restore(List<AllocationState> restored) {
-        RegistryRestore.into(restored, entry -> {
-            jobs.put(entry.job().id(), entry);
-            versions.keep(entry);
-        }, allocIndex, evals);
+        RegistryRestore.into(restored, jobs::keep, allocIndex, evals);
     }
 
     /** Stops every allocation of a job and marks it stopped. Idempotent. */
@@ -325,15 +305,12 @@ public final class JobRegistry {
         reschedules.cancel(old);
         old.allocIds().forEach(engine::stop);
         long at = index.take();
-        Entry stopped = new Entry(old.job(), old.version(), old.submitTime(), at,
-                old.allocIds(), true, old.createIndex(), old.jobModifyIndex());
-        jobs.put(jobId, stopped);
+        Entry stopped = old.changed(at, old.allocIds(), true);
+        jobs.put(stopped);
         evals.record(jobId, old.job().type().wireName(), old.job().priority(), "job-deregister",
                 old.jobModifyIndex(), at, List.of());
         index.publish(at);
-        if (old.job().launch().parent()) {
-            parents.changed(jobId, Optional.of(stopped));
-        }
+        parents.stopped(stopped);
         jobListener.changed(jobId);
         LOG.info("job {}: stopped {} allocation(s): {}", jobId, old.allocIds().size(), old.allocIds());
         return Optional.of(stopped);
@@ -346,11 +323,8 @@ public final class JobRegistry {
     public synchronized Optional<Entry> purge(String jobId) {
         Optional<Entry> stopped = stop(jobId);
         stopped.ifPresent(e -> {
-            jobs.remove(jobId);
-            versions.forget(jobId);
-            if (e.job().launch().parent()) {
-                parents.changed(jobId, Optional.empty());
-            }
+            jobs.drop(jobId);
+            parents.purged(e);
         });
         return stopped;
     }
@@ -363,20 +337,8 @@ public final class JobRegistry {
     public synchronized void forget(String allocId) {
         reschedules.forget(allocId);
         String jobId = allocIndex.remove(allocId);
-        Entry e = jobId == null ? null : jobs.get(jobId);
-        if (e == null || !e.allocIds().contains(allocId)) {
-            return; // its job was purged (and maybe registered anew) meanwhile
-        }
-        List<String> left = e.allocIds().stream().filter(id -> !id.equals(allocId)).toList();
-        if (left.isEmpty()) {
-            jobs.remove(jobId);
-            versions.forget(jobId);
+        if (jobId != null && jobs.removeAlloc(jobId, allocId)) {
             LOG.info("job {}: forgotten, its last allocation record was purged", jobId);
-        } else {
-            long at = index.take();
-            jobs.put(jobId, new Entry(e.job(), e.version(), e.submitTime(), at, left,
-                    e.stopped(), e.createIndex(), e.jobModifyIndex()));
-            index.publish(at);
         }
     }
 
@@ -385,8 +347,7 @@ public final class JobRegistry {
      * agent restart only the current one).
      */
     public List<Entry> versions(String jobId) {
-        Entry current = jobs.get(jobId);
-        return current == null ? List.of() : versions.of(current);
+        return jobs.versions(jobId);
     }
 
     /** The id of the evaluation that placed an allocation ("" when this agent's memory has none: restored). */
@@ -396,12 +357,7 @@ public final class JobRegistry {
 
     /** The job version an allocation runs: the kept version with its job, else the job's current version. */
     public int versionOf(AllocationState alloc) {
-        for (Entry v : versions(alloc.jobId())) {
-            if (v.job().equals(alloc.job())) {
-                return v.version();
-            }
-        }
-        return job(alloc.jobId()).map(Entry::version).orElse(0);
+        return jobs.versionOf(alloc);
     }
 
     public Optional<Entry> job(String id) {
@@ -410,7 +366,7 @@ public final class JobRegistry {
 
     /** Every job, sorted by id. */
     public List<Entry> jobs() {
-        return jobs.values().stream().sorted(Comparator.comparing(e -> e.job().id())).toList();
+        return jobs.sorted();
     }
 
     /** Current snapshots of a job's allocations, oldest first. */

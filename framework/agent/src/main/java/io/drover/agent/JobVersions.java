@@ -33,6 +33,17 @@ final class JobVersions {
         byJob.remove(jobId);
     }
 
+    /**
+     * The version an allocation runs: the kept version with its job, else {@code current}'s; 0 when its job is no
+     * longer registered ({@code current} null).
+     */
+    int versionOf(JobRegistry.Entry current, io.drover.core.state.AllocationState alloc) {
+        if (current == null) {
+            return 0;
+        }
+        return of(current).stream().filter(v -> v.job().equals(alloc.job())).findFirst().orElse(current).version();
+    }
+
     /** {@code current} first, then the other kept versions of its job, newest first. */
     List<JobRegistry.Entry> of(JobRegistry.Entry current) {
         List<JobRegistry.Entry> out = new ArrayList<>();

@@ -6,9 +6,9 @@ import java.util.List;
 /**
  * The job registry's side of rescheduling: holds the {@link Rescheduler} (set once, before any registration; none
  * in tests of other parts, then nothing is rescheduled), answers lineage reads, and cancels or forgets what a
- * stop, a re-registration or a purge ends. Placing a replacement stays in {@link JobRegistry} (it changes the
- * job's entry under the registry's lock). Thread-safe: the rescheduler is read through one volatile field; each
- * method is idempotent and never blocks.
+ * stop, a re-registration or a purge ends. Placing a replacement stays in {@link JobRegistry}, which checks and
+ * changes the job's entry under its lock ({@link RegistryPlacement} places it). Thread-safe: the rescheduler is
+ * read through one volatile field; each method is idempotent and never blocks.
  */
 final class RegistryReschedules {
     private volatile Rescheduler rescheduler;
