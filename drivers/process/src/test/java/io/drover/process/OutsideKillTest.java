@@ -8,34 +8,24 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A SIGKILL the agent did not send is named in the exit's message, with and without the shim; the agent's is not. */
 @ExtendWith(ProcessLeakCheck.class)
 class OutsideKillTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
-    private static ProcessSupervisor supervisor;
+    @RegisterExtension
+    static final SupervisorFixture SUPERVISORS = SupervisorFixture.of("test");
 
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void create() {
-        supervisor = ProcessSupervisor.create("test");
-    }
-
-    @AfterAll
-    static void close() {
-        supervisor.close();
-    }
-
     @Test
     void aTaskKilledFromOutsideSaysSoAndWhetherTheOomKillerFired() throws Exception {
-        ExitResult r = exit(supervisor.spawn(spec("kill -9 $$", null)));
+        ExitResult r = exit(SUPERVISORS.first().spawn(spec("kill -9 $$", null)));
         assertThat(r.signal()).isEqualTo(9);
         assertThat(r.message()).startsWith(OutsideKill.KILLED + "; the kernel's OOM killer ")
                 .contains(" between the task's start and its exit");
@@ -43,14 +33,14 @@ class OutsideKillTest {
 
     @Test
     void underTheShimToo() throws Exception {
-        ExitResult r = exit(supervisor.spawn(spec("kill -9 $$", dir.resolve("status"))));
+        ExitResult r = exit(SUPERVISORS.first().spawn(spec("kill -9 $$", dir.resolve("status"))));
         assertThat(r.signal()).isEqualTo(9);
         assertThat(r.message()).startsWith(OutsideKill.KILLED);
     }
 
     @Test
     void theAgentsOwnSigkillIsNotNamedOutside() throws Exception {
-        SupervisedProcess p = supervisor.spawn(spec(": > ready; exec sleep 1000", dir.resolve("status")));
+        SupervisedProcess p = SUPERVISORS.first().spawn(spec(": > ready; exec sleep 1000", dir.resolve("status")));
         Await.until("ready", WAIT, () -> Files.exists(dir.resolve("ready")));
         p.signal(9);
         ExitResult r = exit(p);

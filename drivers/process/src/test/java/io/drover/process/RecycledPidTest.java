@@ -9,10 +9,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -27,20 +26,11 @@ class RecycledPidTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
     private static final Path NS_LAST_PID = Path.of("/proc/sys/kernel/ns_last_pid");
     private static final int ATTEMPTS = 50;
-    private static ProcessSupervisor supervisor;
+    @RegisterExtension
+    static final SupervisorFixture SUPERVISORS = SupervisorFixture.of("test");
 
     @TempDir
     Path dir;
-
-    @BeforeAll
-    static void create() {
-        supervisor = ProcessSupervisor.create("test");
-    }
-
-    @AfterAll
-    static void close() {
-        supervisor.close();
-    }
 
     @Test
     void theSweepOfAReapedTaskSparesTheUnrelatedTaskThatWasHandedItsPid() throws Exception {
@@ -95,7 +85,7 @@ class RecycledPidTest {
     private SupervisedProcess spawn(String name, String script) throws Exception {
         Path cwd = Files.createDirectories(dir.resolve(name));
         Files.deleteIfExists(cwd.resolve("ready"));
-        return supervisor.spawn(new SpawnSpec("sh", List.of("-c", script), ProcessLeakCheck.env(), cwd,
+        return SUPERVISORS.first().spawn(new SpawnSpec("sh", List.of("-c", script), ProcessLeakCheck.env(), cwd,
                 cwd.resolve("out"), cwd.resolve("err")));
     }
 
