@@ -42,8 +42,9 @@ public final class SupervisedTasks {
     }
 
     /**
-     * The run's exit once its cgroup (if any) has been read for an OOM kill and removed: on the thread that
-     * completes the process's exit (the supervisor's reaper), never an engine thread.
+     * The run's exit once its cgroup (if any) has been read for an OOM kill (its removal handed to the
+     * {@link CgroupRemover}): on the thread that completes the process's exit (the supervisor's reaper), never an
+     * engine thread.
      */
     private static CompletableFuture<ExitResult> exitThrough(SupervisedProcess process, TaskCgroup cgroup) {
         CompletableFuture<ExitResult> exit = process.onExit().toCompletableFuture();

@@ -16,7 +16,8 @@ import java.util.List;
  * One run's cgroup v1 directories ({@code <agent's cgroup>/drover/<allocId>.<task>} of the memory and the cpu
  * controller), made by {@link TaskCgroups#create} and joined by the shim's child before the task's exec. Files
  * are read and written with {@code O_NOFOLLOW}. Immutable; its methods do a few small file reads or an rmdir each
- * and may be called from any thread (the reaper thread calls {@link #finish} once the run has ended).
+ * and may be called from any thread (the reaper thread calls {@link #finish} once the run has ended; the
+ * directories are then removed on the {@link CgroupRemover}'s thread).
  *
  * @param memory the memory controller's directory
  * @param cpu the cpu controller's directory, null when that controller is not mounted apart
@@ -46,8 +47,10 @@ public record TaskCgroup(Path memory, Path cpu) {
 
     /**
      * The run's exit as Nomad reports it: when the OOM killer killed anything in the cgroup, {@code oomKilled} and
-     * the message {@value #OOM_KILLED} (before the exit's own message); then removes the directories. Called once,
-     * when the run has ended (every process of it is dead and reaped: the shim kills what the task left).
+     * the message {@value #OOM_KILLED} (before the exit's own message); then hands the directories to the
+     * {@link CgroupRemover}, which removes them on its own thread, so the exit is reported without waiting for the
+     * rmdirs. Called once, when the run has ended (every process of it is dead and reaped: the shim kills what the
+     * task left).
      */
     public ExitResult finish(ExitResult exit) {
         ExitResult result = exit;
@@ -56,7 +59,7 @@ public record TaskCgroup(Path memory, Path cpu) {
             String message = own.isEmpty() ? OOM_KILLED : OOM_KILLED + "; " + own;
             result = new ExitResult(exit.exitCode(), exit.signal(), true, message);
         }
-        remove();
+        CgroupRemover.instance().submit(this);
         return result;
     }
 

@@ -75,6 +75,12 @@ class TaskCgroupsTest {
         return TaskCgroups.node().memoryParent().resolve(t.allocId() + "." + t.taskName());
     }
 
+    /** {@code cgroup}, once the removals handed to the {@link CgroupRemover} so far are done. */
+    private static Path removed(Path cgroup) throws Exception {
+        CgroupRemover.instance().flush().get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        return cgroup;
+    }
+
     /** Until the one process in the cgroup is {@code comm}: the shim's child joins first, then execs. */
     private static void awaitExecd(Path cgroup, String comm) {
         Await.until(comm + " in " + cgroup, WAIT, () -> {
@@ -108,8 +114,22 @@ class TaskCgroupsTest {
         assertThat(r.oomKilled()).as("%s", r).isTrue();
         assertThat(r.signal()).isEqualTo(9);
         assertThat(r.message()).startsWith(TaskCgroup.OOM_KILLED);
-        assertThat(memoryDir(t)).doesNotExist();
+        assertThat(removed(memoryDir(t))).doesNotExist();
         tasks.destroy("oom");
+    }
+
+    @Test
+    void aReRunRightAfterAnOomKillGetsAFreshCgroup() throws Exception {
+        TaskConfig t = task("rerun", List.of(), new TaskResources(100, 32, 48));
+        start(t, List.of("dd", "if=/dev/zero", "of=/dev/null", "bs=200M", "count=1"));
+        assertThat(exit("rerun").oomKilled()).isTrue();
+        tasks.destroy("rerun");
+        // at once, as a restart with delay 0: the old run's removal may still be queued, and must not take the
+        // new run's cgroup nor leave it the old run's OOM counter
+        start(t, List.of("true"));
+        assertThat(exit("rerun")).isEqualTo(ExitResult.code(0));
+        assertThat(removed(memoryDir(t))).doesNotExist();
+        tasks.destroy("rerun");
     }
 
     @Test
@@ -117,7 +137,7 @@ class TaskCgroupsTest {
         TaskConfig t = task("free", List.of(), TaskResources.NONE);
         start(t, List.of("dd", "if=/dev/zero", "of=/dev/null", "bs=200M", "count=1"));
         assertThat(exit("free")).isEqualTo(ExitResult.code(0));
-        assertThat(memoryDir(t)).doesNotExist();
+        assertThat(removed(memoryDir(t))).doesNotExist();
         tasks.destroy("free");
     }
 
@@ -139,7 +159,7 @@ class TaskCgroupsTest {
             assertThat(read(cpu.resolve("cgroup.procs"))).isEqualTo(pid);
         }
         assertThat(kill("limits").signal()).isEqualTo(9);
-        assertThat(mem).doesNotExist();
+        assertThat(removed(mem)).doesNotExist();
         if (cpuParent != null) {
             assertThat(cpuParent.resolve(mem.getFileName())).doesNotExist();
         }
@@ -155,7 +175,7 @@ class TaskCgroupsTest {
                 .toString().substring("/sys/fs/cgroup/memory/".length());
         assertThat(Files.readAllLines(t.stdoutPath())).anyMatch(l -> l.endsWith(":memory:" + relative));
         assertThat(TaskCgroups.memoryLimits(t.resources())).containsExactly(40L << 20, 0L);
-        assertThat(memoryDir(t)).doesNotExist();
+        assertThat(removed(memoryDir(t))).doesNotExist();
         tasks.destroy("first");
     }
 
@@ -212,7 +232,7 @@ class TaskCgroupsTest {
         assertThat(stale).doesNotExist();
         assertThat(busy).as("a cgroup with a process is kept").exists();
         kill("busy");
-        assertThat(busy).doesNotExist();
+        assertThat(removed(busy)).doesNotExist();
     }
 
     @Test
@@ -241,7 +261,7 @@ class TaskCgroupsTest {
                     TimeUnit.MILLISECONDS);
             assertThat(r.signal()).isEqualTo(9);
             assertThat(r.oomKilled()).isFalse();
-            assertThat(memoryDir(t)).doesNotExist();
+            assertThat(removed(memoryDir(t))).doesNotExist();
             restarted.destroy("again");
             exit("again");
             tasks.destroy("again");

@@ -1,0 +1,77 @@
+package io.drover.process;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@link CgroupRemover} stepped by hand (its thread is a queue this test runs): a handed-over cgroup stays until its
+ * turn; a start of the same name ({@link CgroupRemover#removeNow}) removes a queued one at once, and the queued
+ * removal then leaves the new run's directory alone. Plain directories stand in for cgroupfs (rmdir is the same).
+ */
+class CgroupRemoverTest {
+    @TempDir
+    Path dir;
+
+    private final Queue<Runnable> queued = new ArrayDeque<>();
+    private final CgroupRemover remover = new CgroupRemover(queued::add);
+
+    private TaskCgroup cgroup(String name) throws Exception {
+        return new TaskCgroup(Files.createDirectories(dir.resolve("memory").resolve(name)),
+                Files.createDirectories(dir.resolve("cpu").resolve(name)));
+    }
+
+    private void runQueued() {
+        while (!queued.isEmpty()) {
+            queued.poll().run();
+        }
+    }
+
+    @Test
+    void aHandedOverCgroupIsRemovedOnTheRemoversThreadNotTheCallers() throws Exception {
+        TaskCgroup cg = cgroup("a1.main");
+        remover.submit(cg);
+        assertThat(cg.memory()).as("not on the caller's (the reaper's) thread").exists();
+        runQueued();
+        assertThat(cg.memory()).doesNotExist();
+        assertThat(cg.cpu()).doesNotExist();
+    }
+
+    @Test
+    void aReRunRemovesTheQueuedCgroupAtOnceAndTheQueuedRemovalSparesTheNewOne() throws Exception {
+        TaskCgroup old = cgroup("a1.main");
+        remover.submit(old);
+        remover.removeNow(old.memory());
+        assertThat(old.memory()).as("removed on the starting thread").doesNotExist();
+        TaskCgroup fresh = cgroup("a1.main"); // the re-run's mkdir
+        runQueued();
+        assertThat(fresh.memory()).as("the old run's queued removal does not take the new run's cgroup").exists();
+        assertThat(fresh.cpu()).exists();
+    }
+
+    @Test
+    void removeNowWithNothingQueuedLeavesTheDirectory() throws Exception {
+        TaskCgroup cg = cgroup("a2.main");
+        remover.removeNow(cg.memory());
+        assertThat(cg.memory()).exists();
+    }
+
+    @Test
+    void flushCompletesAfterTheRemovalsHandedOverBeforeIt() throws Exception {
+        TaskCgroup cg = cgroup("a3.main");
+        remover.submit(cg);
+        CompletableFuture<Void> flushed = remover.flush();
+        assertThat(flushed).isNotDone();
+        queued.poll().run();
+        assertThat(cg.memory()).doesNotExist();
+        assertThat(flushed).isNotDone();
+        queued.poll().run();
+        assertThat(flushed).isDone();
+    }
+}
