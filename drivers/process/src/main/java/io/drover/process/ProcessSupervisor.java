@@ -27,6 +27,8 @@ public final class ProcessSupervisor implements AutoCloseable {
     private volatile LogWriter logWriter; // started with the first task that rotates its logs
     private final String markerPrefix = Long.toHexString(new java.security.SecureRandom().nextLong()) + ".";
     private final java.util.concurrent.atomic.AtomicLong markers = new java.util.concurrent.atomic.AtomicLong();
+    /** Whether the reaper's exit path has been warmed ({@link ExitPathWarmUp}, at the first spawn). */
+    private final java.util.concurrent.atomic.AtomicBoolean exitPathWarm = new java.util.concurrent.atomic.AtomicBoolean();
 
     /**
      * Set in every task's environment to a value unique to the task ({@code <random>.<n>}); every descendant
@@ -66,6 +68,9 @@ public final class ProcessSupervisor implements AutoCloseable {
      */
     public SupervisedProcess spawn(SpawnSpec spec) throws SpawnException {
         treeKiller.warmUp();
+        if (!exitPathWarm.getAndSet(true)) {
+            watcher.schedule(System.nanoTime(), () -> ExitPathWarmUp.run(this));
+        }
         String marker = TREE_VAR + "=" + markerPrefix + markers.incrementAndGet();
         spec = withEnv(spec, marker);
         if (spec.rotation() == null) {
