@@ -27,6 +27,8 @@ public final class ProcessSupervisor implements AutoCloseable {
     private volatile LogWriter logWriter; // started with the first task that rotates its logs
     private final String markerPrefix = Long.toHexString(new java.security.SecureRandom().nextLong()) + ".";
     private final java.util.concurrent.atomic.AtomicLong markers = new java.util.concurrent.atomic.AtomicLong();
+    /** How long {@link #close} awaits queued task cgroup removals. */
+    static final long REMOVALS_WAIT_MILLIS = 2000;
     /** Whether the reaper's exit path has been warmed ({@link ExitPathWarmUp}, at the first spawn). */
     private final java.util.concurrent.atomic.AtomicBoolean exitPathWarm = new java.util.concurrent.atomic.AtomicBoolean();
 
@@ -220,11 +222,21 @@ public final class ProcessSupervisor implements AutoCloseable {
 
     /**
      * Stops the watcher thread. Running processes are left alone (the host decides about them), but their exits
-     * are no longer reported. Idempotent.
+     * are no longer reported. Then awaits, up to {@value #REMOVALS_WAIT_MILLIS} ms, the task cgroup removals handed
+     * to the {@link CgroupRemover} so far (those of runs that ended), so that an agent or {@code drover run} that
+     * exits right after its last task does not leave their cgroups to the next agent's sweep. Idempotent.
      */
     @Override
     public void close() {
         watcher.close();
+        try {
+            CgroupRemover.instance().flush().get(REMOVALS_WAIT_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            LOG.warn("task cgroups: removals not done within {} ms of the supervisor's close; the next agent's "
+                    + "sweep takes them", REMOVALS_WAIT_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         LogWriter writer = currentLogWriter();
         if (writer != null) {
             writer.close();
