@@ -95,6 +95,8 @@ final class EscalationBench implements Bench {
         List<Double> terminatedLate = new ArrayList<>();
         List<Double> afterKill = new ArrayList<>(); // exit reported - SIGKILL landed: the tree search + reap
         List<Double> recording = new ArrayList<>(); // Terminated - exit reported: the engine's part
+        List<Double> byShim = new ArrayList<>(); // the shim reaped the task (its status file's "ended") - SIGKILL landed
+        List<Double> shimToReport = new ArrayList<>(); // exit reported - the shim reaped the task
         List<Double> probe;
         String nices;
         long firstDeadline = Long.MAX_VALUE;
@@ -136,6 +138,11 @@ final class EscalationBench implements Bench {
                 exitLate.add((signals[0].exitedAt(a.id(), TASK) - deadline) / 1e6);
                 afterKill.add((signals[0].exitedAt(a.id(), TASK) - signals[0].sigkillReturnedAt(a.id(), TASK)) / 1e6);
                 recording.add((terminated.time() - signals[0].exitedAt(a.id(), TASK)) / 1e6);
+                long reaped = shimReapedAt(env.workDir().resolve(name()).resolve("alloc").resolve(a.id()).resolve(TASK));
+                if (reaped > 0) {
+                    byShim.add((reaped - signals[0].sigkillReturnedAt(a.id(), TASK)) / 1e6);
+                    shimToReport.add((signals[0].exitedAt(a.id(), TASK) - reaped) / 1e6);
+                }
                 firstDeadline = Math.min(firstDeadline, deadline);
                 lastDeadline = Math.max(lastDeadline, deadline);
             }
@@ -160,11 +167,35 @@ final class EscalationBench implements Bench {
                 Figure.info(name(), "phase: SIGKILL landed -> exit reported (tree search, reap), p99" + n,
                         Percentiles.of(afterKill).p(99), "ms",
                         String.format("p50 %.1f ms", Percentiles.of(afterKill).p(50))),
+                Figure.info(name(), "  of which SIGKILL landed -> task reaped by its shim (kernel), p99" + n,
+                        Percentiles.of(byShim).p(99), "ms", String.format("p50 %.1f ms; %d status files read",
+                                Percentiles.of(byShim).p(50), byShim.size())),
+                Figure.info(name(), "  of which task reaped by its shim -> exit reported (shim exit, reaper), p99" + n,
+                        Percentiles.of(shimToReport).p(99), "ms",
+                        String.format("p50 %.1f ms", Percentiles.of(shimToReport).p(50))),
                 Figure.info(name(), "phase: exit reported -> Terminated recorded (engine), p99" + n,
                         Percentiles.of(recording).p(99), "ms",
                         String.format("p50 %.1f ms", Percentiles.of(recording).p(50))),
                 Figure.info(name(), "Terminated event lateness p50" + n, term.p(50), "ms", ""),
                 Figure.atMost(name(), "Terminated event lateness p99" + n, term.p(99), "ms", "", 50));
+    }
+
+    /**
+     * When the task's shim reaped it (unix nanos, wall clock): the {@code ended T} of the shim's status file in the
+     * task dir ({@code .drover-exit.*}); 0 when there is none (no shim, or it died without writing one).
+     */
+    private static long shimReapedAt(Path taskDir) {
+        try (var files = Files.newDirectoryStream(taskDir, ".drover-exit.*")) {
+            for (Path f : files) {
+                String[] first = Files.readString(f).split("\n", 2)[0].trim().split(" ");
+                if (first.length == 4 && first[2].equals("ended")) {
+                    return Long.parseLong(first[3]);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not known
+        }
+        return 0;
     }
 
     /**
