@@ -1,49 +1,62 @@
 package io.drover.process;
 
 import java.nio.file.Path;
-import java.util.HashMap;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Removes the cgroups of ended runs off the reaper's path: {@link TaskCgroup#finish} hands a run's cgroup here
- * once it has read the OOM counter, so the run's exit is reported without waiting for the rmdirs (measured:
- * with the removals on the reaper the escalation row's "SIGKILL landed -> exit reported" p50 was 5-10 ms higher,
- * docs/performance.md "Session 15"). One daemon thread per JVM ({@code drover-cgroup-remover}, started at the
- * first hand-over), removals in hand-over order.
+ * Removes the cgroups of ended runs off the reaper's path and out of a kill burst: {@link TaskCgroup#finish} hands
+ * a run's cgroup here once it has read the OOM counter, and it is removed {@link #DELAY_MILLIS} ms later on one
+ * daemon thread per JVM ({@code drover-cgroup-remover}, started at the first hand-over). Measured (issue 18,
+ * escalation row: 100 tasks SIGKILLed within ~10 ms, both cores busy): with each run's rmdirs right at its exit,
+ * on the reaper or at once on this thread, the kernel's work for them (a memory cgroup's removal has the kernel
+ * offline it) competed with the dying tasks and the reaper, and the exits' "task reaped by its shim -> exit
+ * reported" p99 medians were 24.0-30.7 ms against 18.5 ms without any removal; removed 250 ms later, 22.5 ms
+ * against 25.5 ms in five alternations, within the noise (docs/performance.md, "Session 15").
  *
  * <p>A start that makes a cgroup of the same name (a restarted task: {@code <allocId>.<task>}) first calls
  * {@link #removeNow} on the starting thread, so a queued removal can never take the directory the new run is
- * about to join, and the new run never inherits the old run's OOM counter. Thread-safe: every method may be called
- * from any thread; {@link #removeNow} and the remover thread serialize on one lock, held only for a removal's
- * few syscalls.
+ * about to join, and the new run never inherits the old run's OOM counter. {@link #flush} removes everything
+ * queued at once (a driver's close, tests). Thread-safe: every method may be called from any thread; removals
+ * serialize on one lock, held only for their few syscalls.
  *
- * <p>A removal still queued when the JVM ends is not done; the next agent's sweep ({@link TaskCgroups#sweep})
- * takes the empty cgroup.
+ * <p>A removal still queued when the JVM ends without a flush is not done; the next agent's sweep
+ * ({@link TaskCgroups#sweep}) takes the empty cgroup.
  */
 final class CgroupRemover {
+    /** How long after a run's exit its cgroups are removed. */
+    static final long DELAY_MILLIS = 250;
+
+    /** Runs an action on the remover's one thread after a delay; actions of equal delay in hand-over order. */
+    @FunctionalInterface
+    interface Later {
+        void run(Runnable action, long delayMillis);
+    }
+
     private static final CgroupRemover INSTANCE = new CgroupRemover();
 
     private final Object lock = new Object();
-    /** Queued removals by memory directory; guarded by {@link #lock}. */
-    private final Map<Path, TaskCgroup> pending = new HashMap<>();
-    private final Executor thread;
+    /** Queued removals by memory directory, in hand-over order; guarded by {@link #lock}. */
+    private final Map<Path, TaskCgroup> pending = new LinkedHashMap<>();
+    private final Later later;
 
     private CgroupRemover() {
-        this(new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), r -> {
+        ScheduledThreadPoolExecutor thread = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "drover-cgroup-remover");
             t.setDaemon(true);
             return t;
-        }));
+        });
+        this.later = (action, delay) -> thread.schedule(action, delay, TimeUnit.MILLISECONDS);
     }
 
-    /** @param thread runs the queued removals one at a time, in order (tests pass one they step by hand) */
-    CgroupRemover(Executor thread) {
-        this.thread = thread;
+    /** @param later runs the removals (tests pass one they step by hand) */
+    CgroupRemover(Later later) {
+        this.later = later;
     }
 
     /** This JVM's. */
@@ -51,12 +64,15 @@ final class CgroupRemover {
         return INSTANCE;
     }
 
-    /** Queues the removal of {@code cgroup}'s directories (rmdir, as {@link TaskCgroup#remove}); returns at once. */
+    /**
+     * Queues the removal of {@code cgroup}'s directories (rmdir, as {@link TaskCgroup#remove}) in
+     * {@value #DELAY_MILLIS} ms; returns at once.
+     */
     void submit(TaskCgroup cgroup) {
         synchronized (lock) {
             pending.put(cgroup.memory(), cgroup);
         }
-        thread.execute(() -> removeNow(cgroup.memory()));
+        later.run(() -> removeNow(cgroup.memory()), DELAY_MILLIS);
     }
 
     /**
@@ -72,8 +88,17 @@ final class CgroupRemover {
         }
     }
 
-    /** Completes once every removal handed over before this call is done (tests and leak checks await it). */
+    /** Removes, on the remover's thread and without waiting for their delay, every cgroup queued so far; completes then. */
     CompletableFuture<Void> flush() {
-        return CompletableFuture.runAsync(() -> { }, thread);
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        later.run(() -> {
+            List<Path> queued;
+            synchronized (lock) {
+                queued = new ArrayList<>(pending.keySet());
+            }
+            queued.forEach(this::removeNow);
+            done.complete(null);
+        }, 0);
+        return done;
     }
 }

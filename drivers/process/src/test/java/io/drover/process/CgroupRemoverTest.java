@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
@@ -20,7 +22,11 @@ class CgroupRemoverTest {
     Path dir;
 
     private final Queue<Runnable> queued = new ArrayDeque<>();
-    private final CgroupRemover remover = new CgroupRemover(queued::add);
+    private final List<Long> delays = new ArrayList<>();
+    private final CgroupRemover remover = new CgroupRemover((action, delay) -> {
+        queued.add(action);
+        delays.add(delay);
+    });
 
     private TaskCgroup cgroup(String name) throws Exception {
         return new TaskCgroup(Files.createDirectories(dir.resolve("memory").resolve(name)),
@@ -38,6 +44,7 @@ class CgroupRemoverTest {
         TaskCgroup cg = cgroup("a1.main");
         remover.submit(cg);
         assertThat(cg.memory()).as("not on the caller's (the reaper's) thread").exists();
+        assertThat(delays).containsExactly(CgroupRemover.DELAY_MILLIS);
         runQueued();
         assertThat(cg.memory()).doesNotExist();
         assertThat(cg.cpu()).doesNotExist();
@@ -73,5 +80,22 @@ class CgroupRemoverTest {
         assertThat(flushed).isNotDone();
         queued.poll().run();
         assertThat(flushed).isDone();
+    }
+
+    @Test
+    void flushRemovesWhatIsQueuedWithoutWaitingForTheDelay() throws Exception {
+        TaskCgroup a = cgroup("a4.main");
+        TaskCgroup b = cgroup("a5.main");
+        remover.submit(a);
+        remover.submit(b);
+        CompletableFuture<Void> flushed = remover.flush();
+        assertThat(delays).containsExactly(CgroupRemover.DELAY_MILLIS, CgroupRemover.DELAY_MILLIS, 0L);
+        List<Runnable> actions = new ArrayList<>(queued);
+        actions.get(2).run(); // the flush, due at once, runs before the delayed removals
+        assertThat(flushed).isDone();
+        assertThat(a.memory()).doesNotExist();
+        assertThat(b.memory()).doesNotExist();
+        actions.get(0).run(); // then the delayed ones find nothing left to do
+        actions.get(1).run();
     }
 }
