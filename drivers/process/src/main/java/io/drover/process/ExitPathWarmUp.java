@@ -37,7 +37,7 @@ final class ExitPathWarmUp {
             OutsideKill.strip(OutsideKill.KILLED);
             TaskCgroup none = new TaskCgroup(dir.resolve("no-cgroup"), null);
             none.oomKills();
-            CgroupRemover.instance().submit(none); // starts its thread; the rmdir finds nothing
+            CgroupWorker.instance().submit(none); // starts its thread; the rmdir finds nothing
         } catch (IOException | RuntimeException e) {
             LOG.debug("exit path warm-up failed: {}", e.toString());
         } finally {

@@ -223,14 +223,14 @@ public final class ProcessSupervisor implements AutoCloseable {
     /**
      * Stops the watcher thread. Running processes are left alone (the host decides about them), but their exits
      * are no longer reported. Then awaits, up to {@value #REMOVALS_WAIT_MILLIS} ms, the task cgroup removals handed
-     * to the {@link CgroupRemover} so far (those of runs that ended), so that an agent or {@code drover run} that
+     * to the {@link CgroupWorker} so far (those of runs that ended), so that an agent or {@code drover run} that
      * exits right after its last task does not leave their cgroups to the next agent's sweep. Idempotent.
      */
     @Override
     public void close() {
         watcher.close();
         try {
-            CgroupRemover.instance().flush().get(REMOVALS_WAIT_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
+            CgroupWorker.instance().flush().get(REMOVALS_WAIT_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
             LOG.warn("task cgroups: removals not done within {} ms of the supervisor's close; the next agent's "
                     + "sweep takes them", REMOVALS_WAIT_MILLIS);

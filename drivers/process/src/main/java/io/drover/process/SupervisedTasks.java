@@ -33,17 +33,17 @@ public final class SupervisedTasks {
      */
     private record Entry(SupervisedProcess process, long startedAtNanos, SpawnSpec spec,
             java.util.Set<SupervisedProcess> execs, java.util.concurrent.atomic.AtomicInteger execCount,
-            CompletableFuture<ExitResult> exit) {
+            CompletableFuture<ExitResult> exit, TaskCgroup cgroup) {
         /** {@code exit}: the process's, through its cgroup's {@link TaskCgroup#finish} when it has one. */
         Entry(SupervisedProcess process, long startedAtNanos, SpawnSpec spec, TaskCgroup cgroup) {
             this(process, startedAtNanos, spec, ConcurrentHashMap.newKeySet(),
-                    new java.util.concurrent.atomic.AtomicInteger(), exitThrough(process, cgroup));
+                    new java.util.concurrent.atomic.AtomicInteger(), exitThrough(process, cgroup), cgroup);
         }
     }
 
     /**
      * The run's exit once its cgroup (if any) has been read for an OOM kill (its removal handed to the
-     * {@link CgroupRemover}): on the thread that completes the process's exit (the supervisor's reaper), never an
+     * {@link CgroupWorker}): on the thread that completes the process's exit (the supervisor's reaper), never an
      * engine thread.
      */
     private static CompletableFuture<ExitResult> exitThrough(SupervisedProcess process, TaskCgroup cgroup) {
@@ -213,15 +213,23 @@ public final class SupervisedTasks {
         return done.whenComplete((r, e) -> task.execs.removeIf(p -> p.exitNow().isPresent()));
     }
 
-    /** Sends a signal by name (any spelling {@link Signals} knows) to the task's whole process group. */
+    /**
+     * Sends a signal by name (any spelling {@link Signals} knows) to the task's whole process group. After a
+     * SIGKILL, the run's cpu cgroup (if any) gets {@link TaskCgroup#KILLED_CPU_SHARES} on the {@link CgroupWorker}'s
+     * thread, so that its dying processes are not starved by the task's own cpu weight.
+     */
     public void signal(String taskId, String signal) throws DriverException {
         Entry task = entry(taskId);
         String canonical = Signals.canonical(signal)
                 .orElseThrow(() -> new DriverException("unknown signal \"" + signal + "\"", false));
+        int number = Signals.number(canonical);
         try {
-            task.process.signal(Signals.number(canonical));
+            task.process.signal(number);
         } catch (IllegalStateException e) {
             throw new DriverException("cannot send " + canonical + ": " + e.getMessage(), false, e);
+        }
+        if (number == Signals.number("SIGKILL") && task.cgroup != null) {
+            CgroupWorker.instance().raiseForKill(task.cgroup); // the dying tasks get a core (CgroupWorker)
         }
     }
 

@@ -17,7 +17,7 @@ import java.util.List;
  * controller), made by {@link TaskCgroups#create} and joined by the shim's child before the task's exec. Files
  * are read and written with {@code O_NOFOLLOW}. Immutable; its methods do a few small file reads or an rmdir each
  * and may be called from any thread (the reaper thread calls {@link #finish} once the run has ended; the
- * directories are then removed on the {@link CgroupRemover}'s thread).
+ * directories are then removed on the {@link CgroupWorker}'s thread).
  *
  * @param memory the memory controller's directory
  * @param cpu the cpu controller's directory, null when that controller is not mounted apart
@@ -48,7 +48,7 @@ public record TaskCgroup(Path memory, Path cpu) {
     /**
      * The run's exit as Nomad reports it: when the OOM killer killed anything in the cgroup, {@code oomKilled} and
      * the message {@value #OOM_KILLED} (before the exit's own message); then hands the directories to the
-     * {@link CgroupRemover}, which removes them on its own thread, so the exit is reported without waiting for the
+     * {@link CgroupWorker}, which removes them on its own thread, so the exit is reported without waiting for the
      * rmdirs. Called once, when the run has ended (every process of it is dead and reaped: the shim kills what the
      * task left).
      */
@@ -59,8 +59,25 @@ public record TaskCgroup(Path memory, Path cpu) {
             String message = own.isEmpty() ? OOM_KILLED : OOM_KILLED + "; " + own;
             result = new ExitResult(exit.exitCode(), exit.signal(), true, message);
         }
-        CgroupRemover.instance().submit(this);
+        CgroupWorker.instance().submit(this);
         return result;
+    }
+
+    /**
+     * {@code cpu.shares} of a SIGKILLed run ({@link CgroupWorker#raiseForKill}): the kernel's default weight, that
+     * of any nice-0 process outside task cgroups (the agent's kill-path threads run at nice -10, above it).
+     */
+    public static final long KILLED_CPU_SHARES = 1024;
+
+    /** Writes {@value #KILLED_CPU_SHARES} to the cpu directory's {@code cpu.shares}; nothing when it is gone. */
+    void raiseForKill() {
+        if (cpu != null) {
+            try {
+                write(cpu.resolve("cpu.shares"), Long.toString(KILLED_CPU_SHARES));
+            } catch (IOException e) {
+                // removed meanwhile: the run has ended
+            }
+        }
     }
 
     /**

@@ -151,7 +151,7 @@ public final class TaskCgroups {
 
     /**
      * The run's cgroups with the limits of {@code resources} written; an existing one of the same name (a
-     * re-run of the task) is removed first if its removal is still queued ({@link CgroupRemover#removeNow}: the new run
+     * re-run of the task) is removed first if its removal is still queued ({@link CgroupWorker#removeNow}: the new run
      * gets a fresh cgroup, not the old run's OOM counter), else used again. Empty when off or nothing is asked.
      *
      * @throws SpawnException naming the directory or file when a name is not a safe path segment or cgroupfs
@@ -164,7 +164,7 @@ public final class TaskCgroups {
         }
         String name = name(allocId, taskName);
         TaskCgroup cg = new TaskCgroup(memoryParent().resolve(name), cpuRoot == null ? null : cpuParent().resolve(name));
-        CgroupRemover.instance().removeNow(cg.memory()); // a re-run's: the old run's cgroup, if still queued, goes first
+        CgroupWorker.instance().removeNow(cg.memory()); // a re-run's: the old run's cgroup, if still queued, goes first
         try {
             for (Path dir : cg.dirs()) {
                 mkdir(dir.getParent());

@@ -24,7 +24,7 @@ class ExitPathWarmUpTest {
         try (ProcessSupervisor supervisor = ProcessSupervisor.create("warm-up-test")) {
             ExitPathWarmUp.run(supervisor);
         }
-        CgroupRemover.instance().flush().get();
+        CgroupWorker.instance().flush().get();
         assertThat(warmUpDirs()).containsExactlyInAnyOrderElementsOf(before);
     }
 }

@@ -58,8 +58,8 @@ public final class ProcessLeakCheck implements BeforeEachCallback, AfterEachCall
     public void afterEach(ExtensionContext context) {
         String mine = marker;
         long deadline = System.nanoTime() + PATIENCE.toNanos();
-        // the removals of ended runs' cgroups wait CgroupRemover.DELAY_MILLIS: done now; a cgroup never handed over stays
-        CgroupRemover.instance().flush().orTimeout(PATIENCE.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)
+        // the removals of ended runs' cgroups wait CgroupWorker.DELAY_MILLIS: done now; a cgroup never handed over stays
+        CgroupWorker.instance().flush().orTimeout(PATIENCE.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)
                 .exceptionally(e -> null).join();
         List<String> problems = problemsWithCgroups(mine);
         while (!problems.isEmpty() && System.nanoTime() < deadline) {

@@ -75,9 +75,9 @@ class TaskCgroupsTest {
         return TaskCgroups.node().memoryParent().resolve(t.allocId() + "." + t.taskName());
     }
 
-    /** {@code cgroup}, once the removals handed to the {@link CgroupRemover} so far are done. */
+    /** {@code cgroup}, once the removals handed to the {@link CgroupWorker} so far are done. */
     private static Path removed(Path cgroup) throws Exception {
-        CgroupRemover.instance().flush().get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        CgroupWorker.instance().flush().get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
         return cgroup;
     }
 

@@ -208,7 +208,8 @@ final class EscalationBench implements Bench {
         for (java.io.File t : tasks == null ? new java.io.File[0] : tasks) {
             try {
                 String comm = Files.readString(t.toPath().resolve("comm")).trim();
-                if (comm.equals("drover-timer") || comm.startsWith("drover-raw_exe") || comm.equals("drover-tree-kil")) {
+                if (comm.equals("drover-timer") || comm.startsWith("drover-raw_exe") || comm.equals("drover-tree-kil")
+                        || comm.equals("drover-cgroups")) {
                     io.drover.core.time.RaisedPriority.niceOf(Integer.parseInt(t.getName()))
                             .ifPresent(n -> shown.add(comm + " " + n));
                 }

@@ -13,17 +13,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@link CgroupRemover} stepped by hand (its thread is a queue this test runs): a handed-over cgroup stays until its
- * turn; a start of the same name ({@link CgroupRemover#removeNow}) removes a queued one at once, and the queued
- * removal then leaves the new run's directory alone. Plain directories stand in for cgroupfs (rmdir is the same).
+ * {@link CgroupWorker} stepped by hand (its thread is a queue this test runs): a handed-over cgroup stays until its
+ * turn; a start of the same name ({@link CgroupWorker#removeNow}) removes a queued one at once, and the queued
+ * removal then leaves the new run's directory alone; a SIGKILLed run's cpu weight is raised on the worker's thread.
+ * Plain directories and files stand in for cgroupfs (rmdir and write are the same).
  */
-class CgroupRemoverTest {
+class CgroupWorkerTest {
     @TempDir
     Path dir;
 
     private final Queue<Runnable> queued = new ArrayDeque<>();
     private final List<Long> delays = new ArrayList<>();
-    private final CgroupRemover remover = new CgroupRemover((action, delay) -> {
+    private final CgroupWorker remover = new CgroupWorker((action, delay) -> {
         queued.add(action);
         delays.add(delay);
     });
@@ -44,7 +45,7 @@ class CgroupRemoverTest {
         TaskCgroup cg = cgroup("a1.main");
         remover.submit(cg);
         assertThat(cg.memory()).as("not on the caller's (the reaper's) thread").exists();
-        assertThat(delays).containsExactly(CgroupRemover.DELAY_MILLIS);
+        assertThat(delays).containsExactly(CgroupWorker.DELAY_MILLIS);
         runQueued();
         assertThat(cg.memory()).doesNotExist();
         assertThat(cg.cpu()).doesNotExist();
@@ -89,7 +90,7 @@ class CgroupRemoverTest {
         remover.submit(a);
         remover.submit(b);
         CompletableFuture<Void> flushed = remover.flush();
-        assertThat(delays).containsExactly(CgroupRemover.DELAY_MILLIS, CgroupRemover.DELAY_MILLIS, 0L);
+        assertThat(delays).containsExactly(CgroupWorker.DELAY_MILLIS, CgroupWorker.DELAY_MILLIS, 0L);
         List<Runnable> actions = new ArrayList<>(queued);
         actions.get(2).run(); // the flush, due at once, runs before the delayed removals
         assertThat(flushed).isDone();
@@ -97,5 +98,32 @@ class CgroupRemoverTest {
         assertThat(b.memory()).doesNotExist();
         actions.get(0).run(); // then the delayed ones find nothing left to do
         actions.get(1).run();
+    }
+
+    @Test
+    void aSigkilledRunsCpuWeightIsRaisedOnTheWorkersThread() throws Exception {
+        TaskCgroup cg = cgroup("a6.main");
+        Path shares = Files.writeString(cg.cpu().resolve("cpu.shares"), "100");
+        remover.raiseForKill(cg);
+        assertThat(Files.readString(shares)).as("not on the killing thread").isEqualTo("100");
+        assertThat(delays).containsExactly(0L);
+        runQueued();
+        assertThat(Files.readString(shares)).isEqualTo(Long.toString(TaskCgroup.KILLED_CPU_SHARES));
+    }
+
+    @Test
+    void aRaiseAfterTheRemovalDoesNothing() throws Exception {
+        TaskCgroup cg = cgroup("a7.main");
+        remover.raiseForKill(cg);
+        remover.submit(cg);
+        remover.removeNow(cg.memory());
+        runQueued();
+        assertThat(cg.cpu()).doesNotExist();
+    }
+
+    @Test
+    void noCpuDirectoryNothingToRaise() throws Exception {
+        remover.raiseForKill(new TaskCgroup(Files.createDirectories(dir.resolve("memory").resolve("a8.main")), null));
+        assertThat(queued).isEmpty();
     }
 }
