@@ -10,8 +10,8 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The task cgroups' deferred work, on one daemon thread per JVM ({@code drover-cgroups}, started at the first
- * hand-over), so that neither the reaper nor the thread that sends a SIGKILL waits for cgroupfs: the removal of an
+ * The task cgroups' deferred work, on one daemon thread per class loader ({@code drover-cgroups}, started at a
+ * hand-over, ended after {@value #IDLE_MILLIS} ms without work), so that neither the reaper nor the thread that sends a SIGKILL waits for cgroupfs: the removal of an
  * ended run's cgroups ({@link #submit}) and the raise of a SIGKILLed run's cpu weight ({@link #raiseForKill}).
  *
  * <p>Removals: the cgroups of ended runs are removed off the reaper's path and out of a kill burst: {@link TaskCgroup#finish} hands
@@ -34,6 +34,8 @@ import java.util.concurrent.TimeUnit;
 final class CgroupWorker {
     /** How long after a run's exit its cgroups are removed. */
     static final long DELAY_MILLIS = 250;
+    /** How long the thread outlives its last action (longer than {@link #DELAY_MILLIS}: a queued removal keeps it). */
+    static final long IDLE_MILLIS = 5000;
 
     /** Runs an action on the remover's one thread after a delay; actions of equal delay in hand-over order. */
     @FunctionalInterface
@@ -49,15 +51,27 @@ final class CgroupWorker {
     private final Later later;
 
     private CgroupWorker() {
+        this(threaded("drover-cgroups", IDLE_MILLIS));
+    }
+
+    /**
+     * Actions on one daemon thread named {@code name}, started when an action is handed over and ended after
+     * {@code idleMillis} without one (no thread while idle: each plugin class loader that uses this, raw_exec, exec
+     * and java, has its own worker, and a bench or a test suite that makes many loaders would otherwise keep one
+     * thread, and its loader, per loader).
+     */
+    static Later threaded(String name, long idleMillis) {
         ScheduledThreadPoolExecutor thread = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(() -> {
                 raise();
                 r.run();
-            }, "drover-cgroups");
+            }, name);
             t.setDaemon(true);
             return t;
         });
-        this.later = (action, delay) -> thread.schedule(action, delay, TimeUnit.MILLISECONDS);
+        thread.setKeepAliveTime(idleMillis, TimeUnit.MILLISECONDS);
+        thread.allowCoreThreadTimeOut(true); // a queued removal keeps the thread (ThreadPoolExecutor's getTask)
+        return (action, delay) -> thread.schedule(action, delay, TimeUnit.MILLISECONDS);
     }
 
     /**

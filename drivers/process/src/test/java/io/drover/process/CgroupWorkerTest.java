@@ -126,4 +126,23 @@ class CgroupWorkerTest {
         remover.raiseForKill(new TaskCgroup(Files.createDirectories(dir.resolve("memory").resolve("a8.main")), null));
         assertThat(queued).isEmpty();
     }
+
+    private static boolean threadNamed(String name) {
+        return Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().equals(name) && t.isAlive());
+    }
+
+    @Test
+    void theRealThreadRemovesAfterTheDelayAndEndsWhenIdle() throws Exception {
+        String name = "drover-cgroups-test-" + System.nanoTime();
+        CgroupWorker real = new CgroupWorker(CgroupWorker.threaded(name, 100));
+        TaskCgroup cg = cgroup("a9.main");
+        real.submit(cg);
+        assertThat(threadNamed(name)).as("started by the hand-over").isTrue();
+        Await.until("removed after the delay", java.time.Duration.ofSeconds(10), () -> !Files.exists(cg.memory()));
+        Await.until("the idle thread ended", java.time.Duration.ofSeconds(10), () -> !threadNamed(name));
+        TaskCgroup again = cgroup("a10.main");
+        real.submit(again);
+        real.flush().get(10, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(again.memory()).as("a new thread for the next hand-over").doesNotExist();
+    }
 }
