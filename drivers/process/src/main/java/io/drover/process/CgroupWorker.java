@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  * on the reaper or at once on this thread, the kernel's work for them (a memory cgroup's removal has the kernel
  * offline it) competed with the dying tasks and the reaper, and the exits' "task reaped by its shim -> exit
  * reported" p99 medians were 24.0-30.7 ms against 18.5 ms without any removal; removed 250 ms later, 22.5 ms
- * against 25.5 ms in five alternations, within the noise (docs/performance.md, "Session 15").
+ * against 25.5 ms in five alternations, within the noise (docs/performance.md, "Item 2, session 15").
  *
  * <p>A start that makes a cgroup of the same name (a restarted task: {@code <allocId>.<task>}) first calls
  * {@link #removeNow} on the starting thread, so a queued removal can never take the directory the new run is

@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
  * The reaper's exit path run once on made-up input, so the first real exits of a JVM do not pay for loading and
  * linking it. Measured (issue 18, escalation row, 100 SIGKILLed tasks): the first exit the reaper handled loaded 27
  * classes of the plugin's class loader (the status file's parser, the shim-exit verification, the exit message)
- * and took 7.6-7.8 ms, and every exit queued behind it waited that long (docs/performance.md, "Session 15").
+ * and took 7.6-7.8 ms, and every exit queued behind it waited that long (docs/performance.md, "Item 2, session 15").
  * Nothing is signalled and no process is started: the status file is a temporary file of this JVM, deleted after.
  * Run on the reaper thread (scheduled at the supervisor's first spawn); never throws.
  */
