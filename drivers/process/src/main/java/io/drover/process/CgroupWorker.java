@@ -2,6 +2,7 @@ package io.drover.process;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +27,7 @@ import java.util.concurrent.TimeUnit;
  * {@link #removeNow} on the starting thread, so a queued removal can never take the directory the new run is
  * about to join, and the new run never inherits the old run's OOM counter. {@link #flush} removes everything
  * queued at once (a driver's close, tests). Thread-safe: every method may be called from any thread; removals
- * serialize on one lock, held only for their few syscalls.
+ * serialize on one lock, held only for their few syscalls; so do raises (a re-run drops one still queued).
  *
  * <p>A removal still queued when the JVM ends without a flush is not done; the next agent's sweep
  * ({@link TaskCgroups#sweep}) takes the empty cgroup.
@@ -48,6 +49,8 @@ final class CgroupWorker {
     private final Object lock = new Object();
     /** Queued removals by memory directory, in hand-over order; guarded by {@link #lock}. */
     private final Map<Path, TaskCgroup> pending = new LinkedHashMap<>();
+    /** Queued raises by memory directory; guarded by {@link #lock}, which the write is made under. */
+    private final Map<Path, TaskCgroup> raises = new HashMap<>();
     private final Later later;
 
     private CgroupWorker() {
@@ -115,19 +118,36 @@ final class CgroupWorker {
      * "SIGKILL landed -> task reaped by its shim" p99 median 39.0 ms without, 15.7 ms with the raise, Terminated
      * p99 median 43.1 and 33.0 ms (written on the killing thread in a first try, the raise made the later kills of
      * the burst land later: hence this thread).
+     *
+     * <p>A raise still queued when a re-run of the task starts ({@link #removeNow} on the starting thread, before its
+     * mkdir at the same paths) is dropped: written later, it would have set the new run's weight. The write is made
+     * under the lock {@link #removeNow} takes, so it lands before the re-run's directories exist or not at all.
      */
     void raiseForKill(TaskCgroup cgroup) {
         if (cgroup.cpu() != null) {
-            later.run(cgroup::raiseForKill, 0);
+            synchronized (lock) {
+                raises.put(cgroup.memory(), cgroup);
+            }
+            later.run(() -> raiseQueued(cgroup.memory()), 0);
+        }
+    }
+
+    private void raiseQueued(Path memory) {
+        synchronized (lock) {
+            TaskCgroup queued = raises.remove(memory);
+            if (queued != null) {
+                queued.raiseForKill();
+            }
         }
     }
 
     /**
      * Removes at once, on the calling thread, the queued cgroup whose memory directory is {@code memory}, if one is
-     * queued; otherwise does nothing. Idempotent.
+     * queued, and drops a raise queued for it (the run has ended); otherwise does nothing. Idempotent.
      */
     void removeNow(Path memory) {
         synchronized (lock) {
+            raises.remove(memory);
             TaskCgroup queued = pending.remove(memory);
             if (queued != null) {
                 queued.remove();

@@ -122,6 +122,19 @@ class CgroupWorkerTest {
     }
 
     @Test
+    void aRaiseStillQueuedWhenAReRunStartsSparesTheReRunsFreshCgroup() throws Exception {
+        TaskCgroup old = cgroup("a9.main");
+        remover.raiseForKill(old); // the SIGKILL; the worker's thread has not run yet
+        remover.submit(old); // the old run's exit
+        remover.removeNow(old.memory()); // the re-run's start, before the worker's thread ran the raise
+        TaskCgroup fresh = cgroup("a9.main"); // the re-run's mkdir, at the same paths
+        Path shares = Files.writeString(fresh.cpu().resolve("cpu.shares"), "100"); // the re-run's own weight
+        runQueued();
+        assertThat(Files.readString(shares)).as("the old run's raise is not the new run's weight").isEqualTo("100");
+        assertThat(fresh.memory()).as("nor is its removal").exists();
+    }
+
+    @Test
     void noCpuDirectoryNothingToRaise() throws Exception {
         remover.raiseForKill(new TaskCgroup(Files.createDirectories(dir.resolve("memory").resolve("a8.main")), null));
         assertThat(queued).isEmpty();
