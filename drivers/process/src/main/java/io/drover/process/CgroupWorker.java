@@ -2,11 +2,11 @@ package io.drover.process;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
@@ -49,8 +49,11 @@ final class CgroupWorker {
     private final Object lock = new Object();
     /** Queued removals by memory directory, in hand-over order; guarded by {@link #lock}. */
     private final Map<Path, TaskCgroup> pending = new LinkedHashMap<>();
-    /** Queued raises by memory directory; guarded by {@link #lock}, which the write is made under. */
-    private final Map<Path, TaskCgroup> raises = new HashMap<>();
+    /**
+     * Queued raises by memory directory: put lock-free by the killing thread (it never waits for a cgroupfs write
+     * the worker makes under the lock), taken and written, or dropped, under {@link #lock}.
+     */
+    private final Map<Path, TaskCgroup> raises = new ConcurrentHashMap<>();
     private final Later later;
 
     private CgroupWorker() {
@@ -125,9 +128,7 @@ final class CgroupWorker {
      */
     void raiseForKill(TaskCgroup cgroup) {
         if (cgroup.cpu() != null) {
-            synchronized (lock) {
-                raises.put(cgroup.memory(), cgroup);
-            }
+            raises.put(cgroup.memory(), cgroup);
             later.run(() -> raiseQueued(cgroup.memory()), 0);
         }
     }
